@@ -1,0 +1,10 @@
+//! Whetstone: a UCI chess engine whose evaluation is a flat, tunable parameter vector.
+//!
+//! Modules mirror the architecture: `types` → `board` → `movegen` → (eval → search) → `uci`.
+
+pub mod board;
+pub mod movegen;
+pub mod types;
+
+pub use board::{FenError, Position};
+pub use types::{Bitboard, Color, Move, Piece, PieceType, Square};

@@ -1,0 +1,52 @@
+//! Attack tables, legal move generation (all moves, check evasions, the search's stages) and perft.
+
+pub mod attacks;
+mod checks;
+mod generate;
+pub mod magic;
+mod movelist;
+pub mod perft;
+
+pub use checks::gives_check;
+pub use generate::{generate, kind};
+pub use movelist::{MoveCounter, MoveList, MoveSink, MAX_MOVES};
+
+use crate::board::Position;
+
+/// Every legal move of the position.
+pub fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate::<{ kind::ALL }, _>(pos, &mut list);
+    list
+}
+
+/// The number of legal moves, counted without listing them.
+#[inline]
+pub fn count_legal_moves(pos: &Position) -> u64 {
+    let mut counter = MoveCounter::default();
+    generate::<{ kind::ALL }, _>(pos, &mut counter);
+    counter.0
+}
+
+/// Search stage 1: captures and queen promotions (capture-promotions to any piece included).
+pub fn noisy_moves(pos: &Position, list: &mut MoveList) {
+    generate::<{ kind::NOISY }, _>(pos, list);
+}
+
+/// Search stage 2: quiet moves that give check.
+pub fn quiet_checks(pos: &Position, list: &mut MoveList) {
+    let mut quiets = MoveList::new();
+    generate::<{ kind::QUIET }, _>(pos, &mut quiets);
+    for &m in quiets.iter().filter(|&&m| gives_check(pos, m)) {
+        list.push(m);
+    }
+}
+
+/// Search stage 3: quiet moves that do not give check.
+pub fn quiet_non_checks(pos: &Position, list: &mut MoveList) {
+    let mut quiets = MoveList::new();
+    generate::<{ kind::QUIET }, _>(pos, &mut quiets);
+    for &m in quiets.iter().filter(|&&m| !gives_check(pos, m)) {
+        list.push(m);
+    }
+}
