@@ -1,0 +1,139 @@
+//! Independent oracle: the shakmaty crate. Over more than 100,000 positions reached by seeded
+//! random play from every perft-suite position, our legal move sets, FEN output, check detection
+//! and SAN equal shakmaty's; the incremental keys equal keys computed from scratch; the staged
+//! generators partition the legal moves; and unmaking every move restores the start exactly.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
+use whetstone::movegen::{gives_check, legal_moves, noisy_moves, quiet_checks, quiet_non_checks, MoveList};
+use whetstone::types::MoveKind;
+use whetstone::{Move, Position};
+
+/// SplitMix64: a seeded, reproducible choice of moves.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+fn shakmaty_position(fen: &str) -> Chess {
+    // Some suite positions have checks shakmaty considers unreachable; they are still legal setups.
+    Fen::from_ascii(fen.as_bytes())
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .or_else(shakmaty::PositionError::ignore_impossible_check)
+        .unwrap()
+}
+
+fn our_move_set(pos: &Position) -> BTreeSet<String> {
+    legal_moves(pos).iter().map(|&m| pos.move_to_uci(m)).collect()
+}
+
+fn their_move_set(pos: &Chess) -> BTreeSet<String> {
+    pos.legal_moves().iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect()
+}
+
+/// The staged generators are disjoint and together give exactly the legal moves.
+fn assert_stages_partition(pos: &Position) {
+    let all = legal_moves(pos);
+    let (mut noisy, mut checks, mut quiets) = (MoveList::new(), MoveList::new(), MoveList::new());
+    noisy_moves(pos, &mut noisy);
+    quiet_checks(pos, &mut checks);
+    quiet_non_checks(pos, &mut quiets);
+    let mut union: Vec<Move> = noisy.iter().chain(checks.iter()).chain(quiets.iter()).copied().collect();
+    let mut expected: Vec<Move> = all.iter().copied().collect();
+    union.sort_by_key(|m| m.raw());
+    expected.sort_by_key(|m| m.raw());
+    assert_eq!(union, expected, "stages do not partition the legal moves of {}", pos.to_fen());
+    let is_capture = |m: &Move| match m.kind() {
+        MoveKind::Castling => false, // encoded king-takes-own-rook
+        MoveKind::EnPassant => true,
+        _ => pos.piece_on(m.to()).is_some(),
+    };
+    for m in noisy.iter() {
+        assert!(is_capture(m) || m.promotion_piece() == Some(whetstone::PieceType::Queen), "{m:?}");
+    }
+    for m in checks.iter().chain(quiets.iter()) {
+        assert!(!is_capture(m), "{m:?} is a capture in a quiet stage");
+    }
+    assert!(checks.iter().all(|&m| gives_check(pos, m)));
+}
+
+#[test]
+fn random_play_agrees_with_shakmaty() {
+    let starts = common::suite_fens();
+    let mut rng = Rng(20261122);
+    let mut positions = 0usize;
+    let mut game = 0usize;
+    while positions < 100_000 {
+        let start = &starts[game % starts.len()];
+        game += 1;
+        let mut ours = Position::from_fen(start).unwrap();
+        let mut theirs = shakmaty_position(start);
+        let start_key = ours.key();
+        let mut played = Vec::new();
+        for ply in 0..200 {
+            positions += 1;
+            assert_eq!(our_move_set(&ours), their_move_set(&theirs), "move sets differ in {}", ours.to_fen());
+            let their_fen = Fen::from_position(&theirs, EnPassantMode::PseudoLegal).to_string();
+            assert_eq!(ours.to_fen(), their_fen);
+            assert!(ours.is_consistent(), "{}: {}", ours.to_fen(), ours.integrity_report());
+            assert_eq!(ours.in_check(), theirs.is_check());
+            if positions % 8 == 0 {
+                assert_stages_partition(&ours);
+            }
+
+            let mut moves: Vec<Move> = legal_moves(&ours).iter().copied().collect();
+            if moves.is_empty() || ours.halfmove_clock() >= 100 {
+                break;
+            }
+            moves.sort_by_key(|&m| ours.move_to_uci(m));
+            // Checks and SAN of every move, on a sample of positions (they cost a clone each).
+            if ply % 4 == 0 {
+                for &m in &moves {
+                    let uci = ours.move_to_uci(m);
+                    let theirs_move = uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&theirs).unwrap();
+                    let mut after = theirs.clone();
+                    after.play_unchecked(theirs_move);
+                    assert_eq!(gives_check(&ours, m), after.is_check(), "gives_check {uci} in {}", ours.to_fen());
+                    let san = SanPlus::from_move(theirs.clone(), theirs_move).to_string();
+                    assert_eq!(ours.move_to_san(m), san, "SAN of {uci} in {}", ours.to_fen());
+                }
+            }
+            let m = moves[(rng.next() % moves.len() as u64) as usize];
+            let uci = ours.move_to_uci(m);
+            let theirs_move = uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&theirs).unwrap();
+            ours.make_move(m);
+            theirs.play_unchecked(theirs_move);
+            played.push(m);
+        }
+        while let Some(m) = played.pop() {
+            ours.unmake_move(m);
+        }
+        assert_eq!(ours.to_fen(), Position::from_fen(start).unwrap().to_fen());
+        assert_eq!(ours.key(), start_key);
+    }
+    assert!(positions >= 100_000);
+}
+
+#[test]
+fn shallow_perft_agrees_with_shakmaty() {
+    for fen in common::suite_fens() {
+        let mut ours = Position::from_fen(&fen).unwrap();
+        let theirs = shakmaty_position(&fen);
+        for depth in 1..=3 {
+            assert_eq!(whetstone::movegen::perft::perft(&mut ours, depth), shakmaty::perft(&theirs, depth), "{fen} d{depth}");
+        }
+    }
+}
