@@ -5,6 +5,7 @@
 pub mod board;
 pub mod movegen;
 pub mod types;
+pub mod uci;
 
 pub use board::{FenError, Position};
 pub use types::{Bitboard, Color, Move, Piece, PieceType, Square};

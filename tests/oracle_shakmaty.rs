@@ -27,21 +27,50 @@ impl Rng {
     }
 }
 
-fn shakmaty_position(fen: &str) -> Chess {
+/// Chess960 starting positions (X-FEN), a seeded sample of the 960.
+const CHESS960_STARTS: [&str; 24] = [
+    "nnbqrbkr/pppppppp/8/8/8/8/PPPPPPPP/NNBQRBKR w KQkq - 0 1",
+    "bnnbrqkr/pppppppp/8/8/8/8/PPPPPPPP/BNNBRQKR w KQkq - 0 1",
+    "nnrqbkrb/pppppppp/8/8/8/8/PPPPPPPP/NNRQBKRB w KQkq - 0 1",
+    "nnbrkqrb/pppppppp/8/8/8/8/PPPPPPPP/NNBRKQRB w KQkq - 0 1",
+    "nnrkbbqr/pppppppp/8/8/8/8/PPPPPPPP/NNRKBBQR w KQkq - 0 1",
+    "nbnrbkrq/pppppppp/8/8/8/8/PPPPPPPP/NBNRBKRQ w KQkq - 0 1",
+    "nbnrkrbq/pppppppp/8/8/8/8/PPPPPPPP/NBNRKRBQ w KQkq - 0 1",
+    "bbqnrnkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNRNKR w KQkq - 0 1",
+    "nrnqbbkr/pppppppp/8/8/8/8/PPPPPPPP/NRNQBBKR w KQkq - 0 1",
+    "nqrkbnrb/pppppppp/8/8/8/8/PPPPPPPP/NQRKBNRB w KQkq - 0 1",
+    "nrbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBNR w KQkq - 0 1",
+    "nrqkbrnb/pppppppp/8/8/8/8/PPPPPPPP/NRQKBRNB w KQkq - 0 1",
+    "nrbkrbnq/pppppppp/8/8/8/8/PPPPPPPP/NRBKRBNQ w KQkq - 0 1",
+    "rbbqnnkr/pppppppp/8/8/8/8/PPPPPPPP/RBBQNNKR w KQkq - 0 1",
+    "rbnqnkbr/pppppppp/8/8/8/8/PPPPPPPP/RBNQNKBR w KQkq - 0 1",
+    "brnnqbkr/pppppppp/8/8/8/8/PPPPPPPP/BRNNQBKR w KQkq - 0 1",
+    "rbnnqkbr/pppppppp/8/8/8/8/PPPPPPPP/RBNNQKBR w KQkq - 0 1",
+    "rnbqknrb/pppppppp/8/8/8/8/PPPPPPPP/RNBQKNRB w KQkq - 0 1",
+    "rbbnknqr/pppppppp/8/8/8/8/PPPPPPPP/RBBNKNQR w KQkq - 0 1",
+    "rbbnknrq/pppppppp/8/8/8/8/PPPPPPPP/RBBNKNRQ w KQkq - 0 1",
+    "rbbqnkrn/pppppppp/8/8/8/8/PPPPPPPP/RBBQNKRN w KQkq - 0 1",
+    "rnkrbbnq/pppppppp/8/8/8/8/PPPPPPPP/RNKRBBNQ w KQkq - 0 1",
+    "rbknbrqn/pppppppp/8/8/8/8/PPPPPPPP/RBKNBRQN w KQkq - 0 1",
+    "brkrnqnb/pppppppp/8/8/8/8/PPPPPPPP/BRKRNQNB w KQkq - 0 1",
+];
+
+fn shakmaty_position(fen: &str, mode: CastlingMode) -> Chess {
     // Some suite positions have checks shakmaty considers unreachable; they are still legal setups.
     Fen::from_ascii(fen.as_bytes())
         .unwrap()
-        .into_position(CastlingMode::Standard)
+        .into_position(mode)
         .or_else(shakmaty::PositionError::ignore_impossible_check)
         .unwrap()
 }
 
 fn our_move_set(pos: &Position) -> BTreeSet<String> {
+    // In Chess960 mode castling prints as king-takes-rook, as shakmaty's Chess960 mode does.
     legal_moves(pos).iter().map(|&m| pos.move_to_uci(m)).collect()
 }
 
-fn their_move_set(pos: &Chess) -> BTreeSet<String> {
-    pos.legal_moves().iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect()
+fn their_move_set(pos: &Chess, mode: CastlingMode) -> BTreeSet<String> {
+    pos.legal_moves().iter().map(|m| m.to_uci(mode).to_string()).collect()
 }
 
 /// The staged generators are disjoint and together give exactly the legal moves.
@@ -72,22 +101,39 @@ fn assert_stages_partition(pos: &Position) {
 
 #[test]
 fn random_play_agrees_with_shakmaty() {
-    let starts = common::suite_fens();
-    let mut rng = Rng(20261122);
+    let reached = random_walks(&common::suite_fens(), CastlingMode::Standard, 100_000, 20261122);
+    assert!(reached >= 100_000);
+}
+
+#[test]
+fn chess960_random_play_agrees_with_shakmaty() {
+    let starts: Vec<String> = CHESS960_STARTS.iter().map(|s| s.to_string()).collect();
+    let reached = random_walks(&starts, CastlingMode::Chess960, 20_000, 960);
+    assert!(reached >= 20_000);
+}
+
+/// Plays seeded random games from `starts` (round robin) until `target` positions were
+/// compared with shakmaty; returns how many were.
+fn random_walks(starts: &[String], mode: CastlingMode, target: usize, seed: u64) -> usize {
+    let chess960 = mode == CastlingMode::Chess960;
+    let mut rng = Rng(seed);
     let mut positions = 0usize;
     let mut game = 0usize;
-    while positions < 100_000 {
+    while positions < target {
         let start = &starts[game % starts.len()];
         game += 1;
         let mut ours = Position::from_fen(start).unwrap();
-        let mut theirs = shakmaty_position(start);
+        ours.set_chess960(chess960);
+        let mut theirs = shakmaty_position(start, mode);
         let start_key = ours.key();
         let mut played = Vec::new();
         for ply in 0..200 {
             positions += 1;
-            assert_eq!(our_move_set(&ours), their_move_set(&theirs), "move sets differ in {}", ours.to_fen());
-            let their_fen = Fen::from_position(&theirs, EnPassantMode::PseudoLegal).to_string();
-            assert_eq!(ours.to_fen(), their_fen);
+            assert_eq!(our_move_set(&ours), their_move_set(&theirs, mode), "move sets differ in {}", ours.to_fen());
+            if !chess960 {
+                let their_fen = Fen::from_position(&theirs, EnPassantMode::PseudoLegal).to_string();
+                assert_eq!(ours.to_fen(), their_fen);
+            }
             assert!(ours.is_consistent(), "{}: {}", ours.to_fen(), ours.integrity_report());
             assert_eq!(ours.in_check(), theirs.is_check());
             if positions % 8 == 0 {
@@ -124,14 +170,14 @@ fn random_play_agrees_with_shakmaty() {
         assert_eq!(ours.to_fen(), Position::from_fen(start).unwrap().to_fen());
         assert_eq!(ours.key(), start_key);
     }
-    assert!(positions >= 100_000);
+    positions
 }
 
 #[test]
 fn shallow_perft_agrees_with_shakmaty() {
     for fen in common::suite_fens() {
         let mut ours = Position::from_fen(&fen).unwrap();
-        let theirs = shakmaty_position(&fen);
+        let theirs = shakmaty_position(&fen, CastlingMode::Standard);
         for depth in 1..=3 {
             assert_eq!(whetstone::movegen::perft::perft(&mut ours, depth), shakmaty::perft(&theirs, depth), "{fen} d{depth}");
         }

@@ -37,8 +37,9 @@ impl Position {
         s
     }
 
-    /// Finds the legal move written as `text` in UCI notation. Castling is accepted both as the
-    /// king's two-square move and as king-takes-rook, whatever the Chess960 setting.
+    /// Finds the legal move written as `text` in UCI notation. Castling is accepted as
+    /// king-takes-rook always, and as the king's two-square move outside Chess960 mode (in
+    /// Chess960 that text can be an ordinary king move, e.g. f1g1 with the rook on h1).
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveParseError> {
         let bytes = text.as_bytes();
         let syntax = || MoveParseError::Syntax(text.to_string());
@@ -62,6 +63,7 @@ impl Position {
                     && m.promotion_piece() == promotion
                     && (m.to() == to
                         || (m.kind() == MoveKind::Castling
+                            && !self.chess960
                             && king_destination(self.side, castle_side(m.from(), m.to())) == to))
             })
             .ok_or_else(|| MoveParseError::Illegal { text: text.to_string(), fen: self.to_fen() })

@@ -1,0 +1,203 @@
+//! The UCI protocol front end. This first version handles the protocol handshake, positions and
+//! `go perft`; the searching `go` (with its reader/search thread state machine) arrives with the
+//! search. Malformed input never panics: it is answered with `info string` and ignored.
+
+use std::io::{self, BufRead, Write};
+
+use crate::board::{Position, START_FEN};
+use crate::movegen::perft::perft_divide;
+
+pub const ENGINE_NAME: &str = "Whetstone";
+pub const ENGINE_AUTHOR: &str = "the Whetstone developers";
+
+/// The engine's state between commands.
+pub struct Uci {
+    position: Position,
+    chess960: bool,
+}
+
+impl Default for Uci {
+    fn default() -> Uci {
+        Uci::new()
+    }
+}
+
+/// What the loop should do after a command.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Uci {
+    pub fn new() -> Uci {
+        Uci { position: Position::startpos(), chess960: false }
+    }
+
+    /// Reads commands from standard input until `quit` or end of input.
+    pub fn run(&mut self) -> io::Result<()> {
+        let stdin = io::stdin();
+        let mut out = io::stdout().lock();
+        for line in stdin.lock().lines() {
+            if self.handle(&line?, &mut out)? == Flow::Quit {
+                break;
+            }
+            out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Handles one command line, writing replies to `out`.
+    pub fn handle(&mut self, line: &str, out: &mut impl Write) -> io::Result<Flow> {
+        let mut words = line.split_whitespace();
+        let Some(command) = words.next() else { return Ok(Flow::Continue) };
+        let rest: Vec<&str> = words.collect();
+        match command {
+            "uci" => {
+                writeln!(out, "id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION"))?;
+                writeln!(out, "id author {ENGINE_AUTHOR}")?;
+                writeln!(out, "option name UCI_Chess960 type check default false")?;
+                writeln!(out, "uciok")?;
+            }
+            "isready" => writeln!(out, "readyok")?,
+            "ucinewgame" => self.position = self.new_position(START_FEN).expect("start FEN"),
+            "setoption" => self.set_option(&rest, out)?,
+            "position" => {
+                if let Err(message) = self.set_position(&rest) {
+                    writeln!(out, "info string {message}")?;
+                }
+            }
+            "go" => self.go(&rest, out)?,
+            "d" => {
+                writeln!(out, "Fen: {}", self.position.to_fen())?;
+                writeln!(out, "Key: {:016X}", self.position.key())?;
+            }
+            "stop" | "ponderhit" => {}
+            "quit" => return Ok(Flow::Quit),
+            other => writeln!(out, "info string unknown command '{other}'")?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn new_position(&self, fen: &str) -> Result<Position, String> {
+        let mut pos = Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
+        pos.set_chess960(self.chess960 || pos.is_chess960());
+        Ok(pos)
+    }
+
+    /// `position (startpos | fen <fen>) [moves <m1> ...]`. A bad FEN leaves the position as it
+    /// was; an illegal move is reported and the moves after it are not applied.
+    fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
+        let moves_at = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
+        let mut pos = match args.first() {
+            Some(&"startpos") => self.new_position(START_FEN)?,
+            Some(&"fen") => self.new_position(&args[1..moves_at].join(" "))?,
+            _ => return Err("malformed position command: expected 'startpos' or 'fen <fen>'".to_string()),
+        };
+        let mut result = Ok(());
+        for text in args.iter().skip(moves_at + 1) {
+            if let Err(e) = pos.play_uci(text) {
+                result = Err(format!("{e}; the moves after it were not applied"));
+                break;
+            }
+        }
+        self.position = pos;
+        result
+    }
+
+    fn set_option(&mut self, args: &[&str], out: &mut impl Write) -> io::Result<()> {
+        // setoption name <id...> [value <x...>]
+        let value_at = args.iter().position(|&w| w == "value").unwrap_or(args.len());
+        let name = args.get(1..value_at).map(|n| n.join(" ")).unwrap_or_default();
+        let value = args.get(value_at + 1..).map(|v| v.join(" ")).unwrap_or_default();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_chess960" => match value.as_str() {
+                "true" | "false" => {
+                    self.chess960 = value == "true";
+                    self.position.set_chess960(self.chess960 || self.position.is_chess960());
+                }
+                _ => writeln!(out, "info string UCI_Chess960 takes true or false, not '{value}'")?,
+            },
+            _ => writeln!(out, "info string unknown option '{name}'")?,
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, args: &[&str], out: &mut impl Write) -> io::Result<()> {
+        if args.first() == Some(&"perft") {
+            match args.get(1).and_then(|d| d.parse::<u32>().ok()) {
+                Some(depth) => {
+                    let divide = perft_divide(&mut self.position, depth);
+                    write!(out, "{}", divide.report(&self.position))?;
+                }
+                None => writeln!(out, "info string go perft needs a depth, e.g. 'go perft 5'")?,
+            }
+            return Ok(());
+        }
+        // Until the search lands, answer with a legal move so that no GUI waits forever.
+        writeln!(out, "info string the search is not implemented yet; playing the first legal move")?;
+        let moves = crate::movegen::legal_moves(&self.position);
+        let best = moves.iter().next().map_or("0000".to_string(), |&m| self.position.move_to_uci(m));
+        writeln!(out, "bestmove {best}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(commands: &[&str]) -> String {
+        let mut uci = Uci::new();
+        let mut out = Vec::new();
+        for c in commands {
+            uci.handle(c, &mut out).unwrap();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn handshake() {
+        let out = run(&["uci", "isready"]);
+        assert!(out.starts_with("id name Whetstone"));
+        assert!(out.contains("uciok\n") && out.ends_with("readyok\n"));
+    }
+
+    #[test]
+    fn go_perft_divides_and_totals() {
+        let out = run(&["position startpos moves e2e4", "go perft 2"]);
+        assert!(out.contains("e7e5: 29\n"), "{out}");
+        assert!(out.contains("\nNodes searched: 600\n"), "{out}");
+    }
+
+    #[test]
+    fn bad_input_is_reported_not_fatal() {
+        let out = run(&[
+            "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+            "position startpos moves e2e4 e2e4 d7d5",
+            "d",
+            "go perft x",
+            "frobnicate",
+            "position",
+            "setoption name UCI_Chess960 value maybe",
+        ]);
+        assert!(out.contains("info string invalid FEN"), "{out}");
+        assert!(out.contains("'e2e4' is not legal"), "{out}");
+        // The legal prefix was applied, the rest not.
+        assert!(out.contains("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{out}");
+        assert!(out.contains("go perft needs a depth"));
+        assert!(out.contains("unknown command 'frobnicate'"));
+        assert!(out.contains("malformed position command"));
+        assert!(out.contains("UCI_Chess960 takes true or false"));
+    }
+
+    #[test]
+    fn chess960_castling_notation() {
+        // Queen-side castling is legal (king takes rook: e1b1); king-side crosses the g-file rook's attack.
+        let fen = "position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1";
+        let out = run(&["setoption name UCI_Chess960 value true", fen, "go perft 1", "position startpos", "go perft 1"]);
+        assert!(out.contains("e1b1: 1\n") && !out.contains("e1g1: 1\n"), "{out}");
+        assert!(out.contains("Nodes searched: 25\n"), "{out}");
+        let out = run(&["position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "go perft 1"]);
+        assert!(out.contains("e1g1: 1\n") && out.contains("e1c1: 1\n"), "{out}");
+    }
+}
