@@ -31,8 +31,13 @@ enum Command {
         /// Position as FEN (the rest of the line; quotes optional). Defaults to the start position.
         fen: Vec<String>,
     },
-    /// Find the magic multipliers and build the slider tables, and report how long it takes.
-    Magics,
+    /// Search the magic multipliers from scratch and report how long that and the start-up
+    /// table fill (with the committed magics) take.
+    Magics {
+        /// Print the found magics as the Rust module `src/movegen/magic_numbers.rs` instead.
+        #[arg(long)]
+        rust: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -56,16 +61,26 @@ fn main() -> ExitCode {
             let divide = perft_divide(&mut pos, depth);
             print!("{}", divide.report(&pos));
         }
-        Command::Magics => {
+        Command::Magics { rust } => {
             let start = Instant::now();
-            let (tables, stats) = SliderTables::build_with_stats();
-            let elapsed = start.elapsed();
+            let (tables, stats) = SliderTables::search();
+            let search_time = start.elapsed();
+            if rust {
+                print!("{}", tables.to_rust_module());
+                return ExitCode::SUCCESS;
+            }
+            let start = Instant::now();
+            let (_, fill_stats) =
+                SliderTables::build_from(Some((&tables.rook_magics(), &tables.bishop_magics())));
+            let fill_time = start.elapsed();
             println!(
-                "built {} slider-table entries ({} KiB) in {:.2} ms; {} magic candidates tried",
+                "magic search: {} candidates tried, {:.1} ms; start-up fill with known magics: {} tried, {:.2} ms; {} entries ({} KiB)",
+                stats.candidates_tried,
+                search_time.as_secs_f64() * 1e3,
+                fill_stats.candidates_tried,
+                fill_time.as_secs_f64() * 1e3,
                 stats.table_entries,
                 tables.attacks.len() * 8 / 1024,
-                elapsed.as_secs_f64() * 1e3,
-                stats.candidates_tried
             );
         }
     }

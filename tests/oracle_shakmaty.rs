@@ -129,7 +129,12 @@ fn random_walks(starts: &[String], mode: CastlingMode, target: usize, seed: u64)
         let mut played = Vec::new();
         for ply in 0..200 {
             positions += 1;
-            assert_eq!(our_move_set(&ours), their_move_set(&theirs, mode), "move sets differ in {}", ours.to_fen());
+            assert_eq!(
+                our_move_set(&ours),
+                their_move_set(&theirs, mode),
+                "move sets differ in {}",
+                ours.to_fen()
+            );
             if !chess960 {
                 let their_fen = Fen::from_position(&theirs, EnPassantMode::PseudoLegal).to_string();
                 assert_eq!(ours.to_fen(), their_fen);
@@ -149,10 +154,16 @@ fn random_walks(starts: &[String], mode: CastlingMode, target: usize, seed: u64)
             if ply % 4 == 0 {
                 for &m in &moves {
                     let uci = ours.move_to_uci(m);
-                    let theirs_move = uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&theirs).unwrap();
+                    let theirs_move =
+                        uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&theirs).unwrap();
                     let mut after = theirs.clone();
                     after.play_unchecked(theirs_move);
-                    assert_eq!(gives_check(&ours, m), after.is_check(), "gives_check {uci} in {}", ours.to_fen());
+                    assert_eq!(
+                        gives_check(&ours, m),
+                        after.is_check(),
+                        "gives_check {uci} in {}",
+                        ours.to_fen()
+                    );
                     let san = SanPlus::from_move(theirs.clone(), theirs_move).to_string();
                     assert_eq!(ours.move_to_san(m), san, "SAN of {uci} in {}", ours.to_fen());
                 }
@@ -179,7 +190,11 @@ fn shallow_perft_agrees_with_shakmaty() {
         let mut ours = Position::from_fen(&fen).unwrap();
         let theirs = shakmaty_position(&fen, CastlingMode::Standard);
         for depth in 1..=3 {
-            assert_eq!(whetstone::movegen::perft::perft(&mut ours, depth), shakmaty::perft(&theirs, depth), "{fen} d{depth}");
+            assert_eq!(
+                whetstone::movegen::perft::perft(&mut ours, depth),
+                shakmaty::perft(&theirs, depth),
+                "{fen} d{depth}"
+            );
         }
     }
 }

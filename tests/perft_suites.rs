@@ -49,14 +49,20 @@ fn horizontal_en_passant_pin() {
     assert_eq!(perft(&mut Position::from_fen("3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1").unwrap(), 6), 1_134_888);
 }
 
-#[cfg_attr(not(feature = "deep-perft"), ignore = "deep: cargo test --release --features deep-perft -- --ignored")]
+#[cfg_attr(
+    not(feature = "deep-perft"),
+    ignore = "deep: cargo test --release --features deep-perft -- --ignored"
+)]
 #[test]
 fn seed_suite_deep() {
     let cases = read_suite("seed_perft.epd");
     assert_eq!(check_cases(&cases, u64::MAX), 19);
 }
 
-#[cfg_attr(not(feature = "deep-perft"), ignore = "deep: cargo test --release --features deep-perft -- --ignored")]
+#[cfg_attr(
+    not(feature = "deep-perft"),
+    ignore = "deep: cargo test --release --features deep-perft -- --ignored"
+)]
 #[test]
 fn standard_suite_deep() {
     let cases = read_suite("perftsuite.epd");

@@ -72,8 +72,8 @@ impl CastlingConfig {
                 let rook_to = rook_destination(color, side);
                 let king_and_rook = Bitboard::from_square(king) | rook;
                 config.rook[i] = rook;
-                config.empty_path[i] = (between(king, king_to) | between(rook, rook_to) | king_to | rook_to)
-                    & !king_and_rook;
+                config.empty_path[i] =
+                    (between(king, king_to) | between(rook, rook_to) | king_to | rook_to) & !king_and_rook;
                 config.king_path[i] = (between(king, king_to) | king_to) & !Bitboard::from_square(king);
                 config.rights_mask[king.index()] &= !(CastlingRights::single(color, CastleSide::King).0
                     | CastlingRights::single(color, CastleSide::Queen).0);

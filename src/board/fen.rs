@@ -16,7 +16,9 @@ pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 
 /// Everything that can be wrong with a FEN string.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FenError {
-    #[error("FEN has {0} fields; expected 4 to 6 (placement, side, castling, en passant, [halfmove, fullmove])")]
+    #[error(
+        "FEN has {0} fields; expected 4 to 6 (placement, side, castling, en passant, [halfmove, fullmove])"
+    )]
     FieldCount(usize),
     #[error("placement has {0} ranks; expected 8 separated by '/'")]
     RankCount(usize),
@@ -70,8 +72,8 @@ impl Position {
         );
         pos.chess960 = is_chess960_setup(&pos, &rooks);
         pos.st.en_passant = parse_en_passant(&pos, fields[3])?;
-        pos.st.halfmove_clock = parse_counter(fields.get(4), "halfmove clock", 0)?
-            .min(u16::MAX as u32) as u16;
+        pos.st.halfmove_clock =
+            parse_counter(fields.get(4), "halfmove clock", 0)?.min(u16::MAX as u32) as u16;
         let fullmove = parse_counter(fields.get(5), "fullmove number", 1)?.max(1);
         pos.game_ply = (fullmove - 1) * 2 + (pos.side == Color::Black) as u32;
         pos.finish_setup();
@@ -118,7 +120,11 @@ impl Position {
                 if self.st.castling.has(color, side) {
                     let rook = self.castling_config.rook_square(color, side);
                     let letter = if outermost_rook(self, color, side) == Some(rook) {
-                        if side == CastleSide::King { 'K' } else { 'Q' }
+                        if side == CastleSide::King {
+                            'K'
+                        } else {
+                            'Q'
+                        }
                     } else {
                         (b'A' + rook.file()) as char
                     };
@@ -185,10 +191,11 @@ fn validate_material(pos: &Position) -> Result<(), FenError> {
             Some(format!("{} pieces in all", pos.pieces_of(color).count()))
         } else {
             // Each piece beyond the starting set must be a promoted pawn.
-            let extra: u32 = [(PieceType::Knight, 2), (PieceType::Bishop, 2), (PieceType::Rook, 2), (PieceType::Queen, 1)]
-                .iter()
-                .map(|&(pt, start)| pos.count(color, pt).saturating_sub(start))
-                .sum();
+            let extra: u32 =
+                [(PieceType::Knight, 2), (PieceType::Bishop, 2), (PieceType::Rook, 2), (PieceType::Queen, 1)]
+                    .iter()
+                    .map(|&(pt, start)| pos.count(color, pt).saturating_sub(start))
+                    .sum();
             (extra + pawns > 8).then(|| format!("{extra} promoted pieces with {pawns} pawns"))
         };
         if let Some(what) = too_many {
@@ -293,8 +300,6 @@ fn parse_en_passant(pos: &Position, field: &str) -> Result<Option<Square>, FenEr
 fn parse_counter(field: Option<&&str>, name: &'static str, default: u32) -> Result<u32, FenError> {
     match field {
         None => Ok(default),
-        Some(text) => {
-            text.parse().map_err(|_| FenError::BadCounter { field: name, value: text.to_string() })
-        }
+        Some(text) => text.parse().map_err(|_| FenError::BadCounter { field: name, value: text.to_string() }),
     }
 }

@@ -31,7 +31,8 @@ impl Position {
             self.make_castling(us, from, to);
         } else {
             let piece = self.board[from.index()].expect("a move starts on a piece");
-            let capture_sq = if m.kind() == MoveKind::EnPassant { to.relative(us).offset(-8).relative(us) } else { to };
+            let capture_sq =
+                if m.kind() == MoveKind::EnPassant { to.relative(us).offset(-8).relative(us) } else { to };
             if let Some(captured) = self.board[capture_sq.index()] {
                 self.remove_with_keys(captured, capture_sq);
                 self.st.captured = Some(captured);
@@ -93,11 +94,15 @@ impl Position {
         } else {
             let placed = self.board[to.index()].expect("the moved piece is on its destination");
             self.remove_piece(placed, to);
-            let original = if m.kind() == MoveKind::Promotion { Piece::new(us, PieceType::Pawn) } else { placed };
+            let original =
+                if m.kind() == MoveKind::Promotion { Piece::new(us, PieceType::Pawn) } else { placed };
             self.put_piece(original, from);
             if let Some(captured) = self.st.captured {
-                let capture_sq =
-                    if m.kind() == MoveKind::EnPassant { to.relative(us).offset(-8).relative(us) } else { to };
+                let capture_sq = if m.kind() == MoveKind::EnPassant {
+                    to.relative(us).offset(-8).relative(us)
+                } else {
+                    to
+                };
                 self.put_piece(captured, capture_sq);
             }
         }
@@ -168,4 +173,3 @@ impl Position {
         self.st.material_key ^= zobrist::material(piece, before);
     }
 }
-

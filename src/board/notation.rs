@@ -51,7 +51,9 @@ impl Position {
         let promotion = match bytes.get(4) {
             None => None,
             Some(&c) => match PieceType::from_letter(c as char) {
-                Some(pt @ (PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen)) => Some(pt),
+                Some(pt @ (PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen)) => {
+                    Some(pt)
+                }
                 _ => return Err(syntax()),
             },
         };

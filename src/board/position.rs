@@ -5,9 +5,7 @@
 use crate::movegen::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
 };
-use crate::types::{
-    Bitboard, CastleSide, CastlingRights, Color, Move, Piece, PieceType, Square,
-};
+use crate::types::{Bitboard, CastleSide, CastlingRights, Color, Move, Piece, PieceType, Square};
 
 use super::castling::CastlingConfig;
 use super::zobrist;

@@ -5,10 +5,8 @@ use crate::types::{Bitboard, Color, PieceType, Square};
 
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const KNIGHT_STEPS: [(i8, i8); 8] =
-    [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-const KING_STEPS: [(i8, i8); 8] =
-    [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING_STEPS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 
 /// The square `(df, dr)` away from `sq`, if that is on the board.
 const fn step(sq: usize, df: i8, dr: i8) -> Option<usize> {
@@ -182,7 +180,10 @@ mod tests {
         assert_eq!(knight_attacks(Square::A1).count(), 2);
         assert_eq!(knight_attacks("d4".parse().unwrap()).count(), 8);
         assert_eq!(king_attacks(Square::H8).count(), 3);
-        assert_eq!(pawn_attacks(Color::White, "a2".parse().unwrap()), Bitboard::from_square("b3".parse().unwrap()));
+        assert_eq!(
+            pawn_attacks(Color::White, "a2".parse().unwrap()),
+            Bitboard::from_square("b3".parse().unwrap())
+        );
         assert_eq!(pawn_attacks(Color::Black, Square::E8).count(), 2);
     }
 

@@ -15,7 +15,9 @@
 use crate::board::Position;
 use crate::types::{Bitboard, CastleSide, Color, Move, MoveKind, PieceType, Square};
 
-use super::attacks::{between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
 use super::movelist::MoveSink;
 
 /// Which moves a generator produces.
@@ -28,7 +30,8 @@ pub mod kind {
     pub const QUIET: u8 = 2;
 }
 
-const ALL_PROMOTIONS: [PieceType; 4] = [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop];
+const ALL_PROMOTIONS: [PieceType; 4] =
+    [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop];
 const QUEEN_ONLY: [PieceType; 1] = [PieceType::Queen];
 const UNDER_PROMOTIONS: [PieceType; 3] = [PieceType::Knight, PieceType::Rook, PieceType::Bishop];
 
@@ -142,7 +145,12 @@ fn pawn_moves<const K: u8, S: MoveSink>(pos: &Position, allowed: Bitboard, sink:
 
 /// Pushes, double pushes, captures and promotions of a set of pawns, to squares in `allowed`.
 #[inline(always)]
-fn pawn_group_moves<const K: u8, S: MoveSink>(pos: &Position, pawns: Bitboard, allowed: Bitboard, sink: &mut S) {
+fn pawn_group_moves<const K: u8, S: MoveSink>(
+    pos: &Position,
+    pawns: Bitboard,
+    allowed: Bitboard,
+    sink: &mut S,
+) {
     let us = pos.side_to_move();
     let empty = !pos.occupied();
     let enemies = pos.pieces_of(!us) & allowed;

@@ -1,7 +1,7 @@
 //! Slider attack tables indexed by "fancy" magic multiplication (the default) or, with the `pext`
 //! cargo feature on a BMI2 build, by the PEXT instruction.
 //!
-//! The project finds its own magic multipliers, at start-up, deterministically:
+//! The project finds its own magic multipliers, deterministically:
 //! 1. the relevant-occupancy mask of a square is its empty-board slider attacks without the board
 //!    edges (a blocker on the edge never changes the attack set);
 //! 2. every subset of the mask is enumerated (carry-rippler) with its reference attack set;
@@ -9,13 +9,19 @@
 //!    slot that is empty or already holds the same attack set ("constructive" collisions allowed).
 //!
 //! Each square gets a table of exactly 2^bits entries (variable shift), packed one after another:
-//! 102,400 rook + 5,248 bishop entries, 862 KB. Finding all 128 magics takes a few milliseconds in a
-//! release build (`whetstone magics` prints the time); `tests::every_entry_matches_reference`
-//! re-verifies every entry against the slow ray walk.
+//! 102,400 rook + 5,248 bishop entries, 841 KiB.
+//!
+//! The search tries about 1.5 million candidates (~0.2 s in a release build), too slow for every
+//! start-up, so its result is committed in `magic_numbers.rs` (written by `whetstone magics
+//! --rust`). At start-up each committed magic is checked while its table is filled, exactly as in
+//! the search, and re-searched should it ever fail; filling takes about a millisecond. Tests check
+//! that the generator still produces the committed numbers and re-verify every table entry
+//! against the slow ray walk.
 
 use std::sync::OnceLock;
 
 use super::attacks::{bishop_attacks_slow, rook_attacks_slow};
+use super::magic_numbers;
 
 /// How one square's attack set is found in the shared table.
 #[derive(Copy, Clone, Debug, Default)]
@@ -127,19 +133,24 @@ pub struct BuildStats {
 
 impl SliderTables {
     fn build() -> SliderTables {
-        Self::build_with_stats().0
+        Self::build_from(Some((&magic_numbers::ROOK, &magic_numbers::BISHOP))).0
     }
 
-    /// Finds magics for every square of both sliders and fills the shared table.
-    pub fn build_with_stats() -> (SliderTables, BuildStats) {
+    /// Searches magics for every square from scratch (ignoring the committed numbers).
+    pub fn search() -> (SliderTables, BuildStats) {
+        Self::build_from(None)
+    }
+
+    /// Fills the tables, trying the `known` magics first (when given) and searching otherwise.
+    pub fn build_from(known: Option<(&[u64; 64], &[u64; 64])>) -> (SliderTables, BuildStats) {
         let mut stats = BuildStats::default();
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut attacks: Vec<u64> = Vec::with_capacity(107_648);
         let mut rook = [MagicEntry::default(); 64];
         let mut bishop = [MagicEntry::default(); 64];
-        for (entries, slow) in [
-            (&mut rook, rook_attacks_slow as fn(usize, u64) -> u64),
-            (&mut bishop, bishop_attacks_slow as fn(usize, u64) -> u64),
+        for (entries, slow, known) in [
+            (&mut rook, rook_attacks_slow as fn(usize, u64) -> u64, known.map(|k| k.0)),
+            (&mut bishop, bishop_attacks_slow as fn(usize, u64) -> u64, known.map(|k| k.1)),
         ] {
             for (sq, entry) in entries.iter_mut().enumerate() {
                 let mask = slow(sq, 0) & !irrelevant_edges(sq);
@@ -150,7 +161,8 @@ impl SliderTables {
                 let slots = if cfg!(feature = "pext") {
                     fill_pext(entry, &occupancies, &reference)
                 } else {
-                    find_magic(entry, &occupancies, &reference, &mut rng, &mut stats)
+                    let first = known.map(|k| k[sq]);
+                    find_magic(entry, &occupancies, &reference, first, &mut rng, &mut stats)
                 };
                 attacks.extend_from_slice(&slots);
             }
@@ -158,14 +170,39 @@ impl SliderTables {
         stats.table_entries = attacks.len();
         (SliderTables { rook, bishop, attacks: attacks.into_boxed_slice() }, stats)
     }
+
+    pub fn rook_magics(&self) -> [u64; 64] {
+        self.rook.map(|e| e.magic)
+    }
+
+    pub fn bishop_magics(&self) -> [u64; 64] {
+        self.bishop.map(|e| e.magic)
+    }
+
+    /// The magics as a Rust module, the content of `magic_numbers.rs`.
+    pub fn to_rust_module(&self) -> String {
+        let mut out = String::from(
+            "//! Magic multipliers found by `whetstone magics --rust` (see magic.rs). Generated: do not edit.\n\n",
+        );
+        for (name, entries) in [("ROOK", &self.rook), ("BISHOP", &self.bishop)] {
+            out.push_str(&format!("#[rustfmt::skip]\npub const {name}: [u64; 64] = [\n"));
+            for row in entries.chunks(4) {
+                let words: Vec<String> = row.iter().map(|e| format!("0x{:016x}", e.magic)).collect();
+                out.push_str(&format!("    {},\n", words.join(", ")));
+            }
+            out.push_str("];\n");
+        }
+        out
+    }
 }
 
-/// Tries sparse candidates until one maps every occupancy subset without a destructive collision;
-/// stores it in `entry` and returns the square's filled table slice.
+/// Tries candidates (`first`, then sparse random words) until one maps every occupancy subset
+/// without a destructive collision; stores it in `entry` and returns the square's filled slots.
 fn find_magic(
     entry: &mut MagicEntry,
     occupancies: &[u64],
     reference: &[u64],
+    mut first: Option<u64>,
     rng: &mut Rng,
     stats: &mut BuildStats,
 ) -> Vec<u64> {
@@ -175,7 +212,7 @@ fn find_magic(
     let mut epoch = vec![0u32; size];
     let mut attempt = 0u32;
     loop {
-        let magic = rng.sparse();
+        let magic = first.take().unwrap_or_else(|| rng.sparse());
         // Quick reject: a useful magic spreads the mask's bits into the top byte.
         if (entry.mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
             continue;
@@ -242,6 +279,19 @@ mod tests {
             assert_eq!(rook_attacks(sq, occ), rook_attacks_slow(sq, occ));
             assert_eq!(bishop_attacks(sq, occ), bishop_attacks_slow(sq, occ));
         }
+    }
+
+    /// The committed magics are exactly what the generator finds from its fixed seed.
+    #[cfg(not(feature = "pext"))]
+    #[test]
+    fn committed_magics_match_the_generator() {
+        let (searched, stats) = SliderTables::search();
+        assert!(stats.candidates_tried > 128);
+        let committed = include_str!("magic_numbers.rs");
+        assert!(
+            searched.to_rust_module() == committed,
+            "src/movegen/magic_numbers.rs is stale: regenerate it with `whetstone magics --rust`"
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@ pub mod attacks;
 mod checks;
 mod generate;
 pub mod magic;
+mod magic_numbers;
 mod movelist;
 pub mod perft;
 

@@ -42,10 +42,7 @@ impl Move {
             piece,
             PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen
         ));
-        Move(
-            Move::with_kind(from, to, MoveKind::Promotion).0
-                | ((piece as u16).wrapping_sub(1) & 3) << 12,
-        )
+        Move(Move::with_kind(from, to, MoveKind::Promotion).0 | ((piece as u16).wrapping_sub(1) & 3) << 12)
     }
 
     #[inline(always)]

@@ -194,7 +194,13 @@ mod tests {
     fn chess960_castling_notation() {
         // Queen-side castling is legal (king takes rook: e1b1); king-side crosses the g-file rook's attack.
         let fen = "position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1";
-        let out = run(&["setoption name UCI_Chess960 value true", fen, "go perft 1", "position startpos", "go perft 1"]);
+        let out = run(&[
+            "setoption name UCI_Chess960 value true",
+            fen,
+            "go perft 1",
+            "position startpos",
+            "go perft 1",
+        ]);
         assert!(out.contains("e1b1: 1\n") && !out.contains("e1g1: 1\n"), "{out}");
         assert!(out.contains("Nodes searched: 25\n"), "{out}");
         let out = run(&["position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "go perft 1"]);
