@@ -303,3 +303,109 @@ fn parse_counter(field: Option<&&str>, name: &'static str, default: u32) -> Resu
         Some(text) => text.parse().map_err(|_| FenError::BadCounter { field: name, value: text.to_string() }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(fen: &str) -> FenError {
+        match Position::from_fen(fen) {
+            Ok(_) => panic!("'{fen}' was accepted"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn round_trips() {
+        for fen in [
+            START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/8/8/8/8/8/8/K6k b - - 99 150",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1",
+            "r3k1rr/8/8/8/8/8/8/R3K1RR w Gg - 0 1",
+        ] {
+            assert_eq!(Position::from_fen(fen).unwrap().to_fen(), fen);
+        }
+        // Shredder-FEN letters naming the outermost rooks are written back as X-FEN (KQkq).
+        let shredder = Position::from_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1").unwrap();
+        assert_eq!(shredder.to_fen(), "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1");
+        assert!(shredder.is_chess960());
+        // EPD-style four fields get default counters.
+        assert_eq!(
+            Position::from_fen("8/8/8/8/8/8/8/K6k w - -").unwrap().to_fen(),
+            "8/8/8/8/8/8/8/K6k w - - 0 1"
+        );
+    }
+
+    #[test]
+    fn unusable_en_passant_square_is_dropped() {
+        // Legal e.p. square but no black pawn can capture: not part of the position (or its key).
+        let pos = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+        assert_eq!(pos.en_passant(), None);
+        assert_eq!(
+            pos.key(),
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap().key()
+        );
+    }
+
+    #[test]
+    fn every_kind_of_malformed_fen_is_named() {
+        assert_eq!(err(""), FenError::FieldCount(0));
+        assert_eq!(err("8/8/8/8/8/8/8/K6k w - - 0 1 extra"), FenError::FieldCount(7));
+        assert_eq!(err("8/8/8/8/8/8/K6k w - - 0 1"), FenError::RankCount(7));
+        assert_eq!(err("8/8/8/8/8/8/8/K5xk w - - 0 1"), FenError::BadPiece { letter: 'x', rank: 1 });
+        assert!(matches!(err("8/8/8/8/8/8/8/K5k w - - 0 1"), FenError::RankLength { rank: 1, files: 7 }));
+        assert!(matches!(err("8/8/8/8/8/8/8/K6k1 w - - 0 1"), FenError::RankLength { rank: 1, .. }));
+        assert_eq!(err("8/8/8/8/8/8/8/K7 w - - 0 1"), FenError::KingCount { color: Color::Black, count: 0 });
+        assert_eq!(
+            err("8/8/8/8/8/8/8/KK5k w - - 0 1"),
+            FenError::KingCount { color: Color::White, count: 2 }
+        );
+        assert_eq!(err("P7/8/8/8/8/8/8/K6k w - - 0 1"), FenError::PawnOnBackRank("a8".parse().unwrap()));
+        assert!(matches!(err("k7/8/8/8/8/8/PPPPPPPP/KQQQQQQQ w - - 0 1"), FenError::TooManyPieces { .. }));
+        assert_eq!(err("8/8/8/8/8/8/8/K6k x - - 0 1"), FenError::BadSide("x".into()));
+        assert!(matches!(err("8/8/8/8/8/8/8/K6k w KQ - 0 1"), FenError::CastlingMismatch { right: 'K', .. }));
+        assert!(matches!(err("r3k2r/8/8/8/8/8/8/R3K2R w Z - 0 1"), FenError::BadCastlingField(_)));
+        assert!(matches!(err("r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1"), FenError::BadCastlingField(_)));
+        assert!(matches!(
+            err("r3k2r/8/8/8/8/8/8/R3K2R w B - 0 1"),
+            FenError::CastlingMismatch { right: 'B', .. }
+        ));
+        assert_eq!(err("8/8/8/8/8/8/8/K6k w - e9 0 1"), FenError::BadEnPassantField("e9".into()));
+        assert!(matches!(err("8/8/8/8/8/8/8/K6k w - e3 0 1"), FenError::ImpossibleEnPassant { .. }));
+        assert!(matches!(err("8/8/8/8/8/8/8/K6k w - e6 0 1"), FenError::ImpossibleEnPassant { .. }));
+        assert!(matches!(
+            err("8/8/8/8/8/8/8/K6k w - - x 1"),
+            FenError::BadCounter { field: "halfmove clock", .. }
+        ));
+        assert!(matches!(
+            err("8/8/8/8/8/8/8/K6k w - - 0 -3"),
+            FenError::BadCounter { field: "fullmove number", .. }
+        ));
+        assert_eq!(err("k7/8/8/8/8/8/8/R5K1 w - - 0 1"), FenError::OpponentInCheck(Color::Black));
+        assert_eq!(err("4r2k/8/8/b7/8/3n4/8/4K3 w - - 0 1"), FenError::TooManyCheckers(3));
+    }
+
+    #[test]
+    fn en_passant_needs_the_pushed_pawn_and_empty_squares() {
+        // The d-pawn is on d5 (white to move, e.p. d6), but d7 is occupied.
+        let e = err("4k3/3p4/8/3pP3/8/8/8/4K3 w - d6 0 1");
+        assert!(e.to_string().contains("passed over"), "{e}");
+        let e = err("4k3/8/8/4P3/8/8/8/4K3 w - d6 0 1");
+        assert!(e.to_string().contains("no Black pawn on d5"), "{e}");
+    }
+
+    #[test]
+    fn messages_name_the_problem() {
+        assert_eq!(err("8/8/8/8/8/8/8/K5xk w - - 0 1").to_string(), "bad piece letter 'x' in rank 1");
+        assert_eq!(
+            err("8/8/8/8/8/8/8/K6k w K - 0 1").to_string(),
+            "castling right 'K' does not match the board: no White rook on the king side of a1"
+        );
+        assert_eq!(
+            err("8/8/8/8/8/8/4K3/7k w k - 0 1").to_string(),
+            "castling right 'k' does not match the board: the Black king is on h1, not on its first rank"
+        );
+    }
+}

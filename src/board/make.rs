@@ -173,3 +173,55 @@ impl Position {
         self.st.material_key ^= zobrist::material(piece, before);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::movegen::legal_moves;
+    use crate::Position;
+
+    #[test]
+    fn null_move_flips_side_and_restores() {
+        let mut pos =
+            Position::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3").unwrap();
+        let before = (pos.to_fen(), pos.key());
+        pos.make_null_move();
+        assert_eq!(pos.to_fen(), "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR b KQkq - 1 3");
+        assert!(pos.is_consistent());
+        pos.unmake_null_move();
+        assert_eq!((pos.to_fen(), pos.key()), before);
+    }
+
+    #[test]
+    fn material_key_depends_only_on_piece_counts() {
+        let a = Position::from_fen("4k3/8/8/3r4/8/8/8/R3K3 w - - 0 1").unwrap();
+        let b = Position::from_fen("r3k3/8/8/8/8/8/5R2/4K3 b - - 0 1").unwrap();
+        let c = Position::from_fen("4k3/8/8/3q4/8/8/8/R3K3 w - - 0 1").unwrap();
+        assert_eq!(a.material_key(), b.material_key());
+        assert_ne!(a.material_key(), c.material_key());
+        assert_ne!(a.key(), b.key());
+    }
+
+    #[test]
+    fn transpositions_have_equal_keys() {
+        let mut a = Position::startpos();
+        let mut b = Position::startpos();
+        for m in ["g1f3", "g8f6", "b1c3", "b8c6"] {
+            a.play_uci(m).unwrap();
+        }
+        for m in ["b1c3", "b8c6", "g1f3", "g8f6"] {
+            b.play_uci(m).unwrap();
+        }
+        assert_eq!(a.key(), b.key());
+        assert_eq!(a.pawn_key(), Position::startpos().pawn_key());
+    }
+
+    #[test]
+    fn captures_promotions_and_castling_update_rights_and_clocks() {
+        let mut pos = Position::from_fen("rn2k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 5 10").unwrap();
+        pos.play_uci("b7a8q").unwrap(); // captures the a8 rook: Black loses queen-side castling
+        assert_eq!(pos.to_fen(), "Qn2k2r/8/8/8/8/8/8/R3K2R b KQk - 0 10");
+        pos.play_uci("e8g8").unwrap();
+        assert_eq!(pos.to_fen(), "Qn3rk1/8/8/8/8/8/8/R3K2R w KQ - 1 11");
+        assert_eq!(legal_moves(&pos).len(), 35); // python-chess agrees
+    }
+}

@@ -24,7 +24,7 @@ pub struct Keys {
 }
 
 const fn generate() -> Keys {
-    let mut s = 0x5eed_0f_57_0e5u64;
+    let mut s = 0x05ee_d0f5_70e5_u64;
     let mut keys = Keys {
         piece_square: [[0; 64]; Piece::NUM],
         side: 0,
