@@ -1,6 +1,6 @@
 //! Perft against published counts: the seed suite and the standard 126-position suite, each
 //! position also colour-flipped. `cargo test` runs every (position, depth) whose published count
-//! is at most SHALLOW_LIMIT nodes; `cargo test --release --features deep-perft -- --ignored`
+//! is at most SHALLOW_LIMIT nodes; `cargo test --release --test perft_suites -- --ignored`
 //! runs every published depth.
 
 mod common;
@@ -49,20 +49,14 @@ fn horizontal_en_passant_pin() {
     assert_eq!(perft(&mut Position::from_fen("3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1").unwrap(), 6), 1_134_888);
 }
 
-#[cfg_attr(
-    not(feature = "deep-perft"),
-    ignore = "deep: cargo test --release --features deep-perft -- --ignored"
-)]
+#[ignore = "deep (about 12 billion nodes with the flips, ~25 s): cargo test --release --test perft_suites -- --ignored"]
 #[test]
 fn seed_suite_deep() {
     let cases = read_suite("seed_perft.epd");
     assert_eq!(check_cases(&cases, u64::MAX), 19);
 }
 
-#[cfg_attr(
-    not(feature = "deep-perft"),
-    ignore = "deep: cargo test --release --features deep-perft -- --ignored"
-)]
+#[ignore = "deep (about 12 billion nodes with the flips, ~25 s): cargo test --release --test perft_suites -- --ignored"]
 #[test]
 fn standard_suite_deep() {
     let cases = read_suite("perftsuite.epd");

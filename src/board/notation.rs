@@ -194,6 +194,7 @@ mod tests {
         assert_eq!(mate.move_to_san(mate.parse_uci_move("a1a8").unwrap()), "Ra8#");
         let promo = pos("1n1k4/P7/8/8/8/8/8/4K3 w - - 0 1");
         assert_eq!(promo.move_to_san(promo.parse_uci_move("a7b8q").unwrap()), "axb8=Q+");
-        assert_eq!(promo.move_to_san(promo.parse_uci_move("a7a8r").unwrap()), "a8=R"); // the b8 knight blocks
+        assert_eq!(promo.move_to_san(promo.parse_uci_move("a7a8r").unwrap()), "a8=R");
+        // the b8 knight blocks
     }
 }
