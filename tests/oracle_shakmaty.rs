@@ -198,3 +198,27 @@ fn shallow_perft_agrees_with_shakmaty() {
         }
     }
 }
+
+/// The staged generators partition the legal moves in every perft-suite position (and its
+/// colour flip), and in every position one and two plies below them.
+#[test]
+fn staged_generators_partition_every_suite_position() {
+    fn walk(pos: &mut Position, depth: u32, visited: &mut usize) {
+        assert_stages_partition(pos);
+        *visited += 1;
+        if depth > 0 {
+            for &m in legal_moves(pos).iter() {
+                pos.make_move(m);
+                walk(pos, depth - 1, visited);
+                pos.unmake_move(m);
+            }
+        }
+    }
+    let mut visited = 0;
+    for fen in common::suite_fens() {
+        let mut pos = Position::from_fen(&fen).unwrap();
+        walk(&mut pos, 2, &mut visited);
+        walk(&mut pos.flipped(), 2, &mut visited);
+    }
+    assert!(visited > 50_000, "{visited}");
+}

@@ -52,8 +52,10 @@ impl MagicEntry {
 fn pext(value: u64, mask: u64) -> u64 {
     #[cfg(not(target_feature = "bmi2"))]
     compile_error!("the `pext` feature needs a BMI2 build: RUSTFLAGS='-C target-cpu=native' (or +bmi2)");
-    // Safe: this function is only compiled when BMI2 is enabled for the whole build.
-    std::arch::x86_64::_pext_u64(value, mask)
+    // SAFETY: the intrinsic only needs the BMI2 instruction set, and this code is compiled only
+    // when BMI2 is enabled for the whole build (the compile_error above), so every CPU that can
+    // run this binary has it. (Rust still asks for `unsafe` because callers lack the attribute.)
+    unsafe { std::arch::x86_64::_pext_u64(value, mask) }
 }
 
 /// Rook and bishop magic entries and the attack table they index.
