@@ -74,7 +74,8 @@ impl Position {
         pos.st.en_passant = parse_en_passant(&pos, fields[3])?;
         pos.st.halfmove_clock =
             parse_counter(fields.get(4), "halfmove clock", 0)?.min(u16::MAX as u32) as u16;
-        let fullmove = parse_counter(fields.get(5), "fullmove number", 1)?.max(1);
+        // Clamped so that the ply count cannot overflow on absurd move numbers.
+        let fullmove = parse_counter(fields.get(5), "fullmove number", 1)?.clamp(1, 1 << 30);
         pos.game_ply = (fullmove - 1) * 2 + (pos.side == Color::Black) as u32;
         pos.finish_setup();
 
@@ -394,6 +395,47 @@ mod tests {
         assert!(e.to_string().contains("passed over"), "{e}");
         let e = err("4k3/8/8/4P3/8/8/8/4K3 w - d6 0 1");
         assert!(e.to_string().contains("no Black pawn on d5"), "{e}");
+    }
+
+    /// Random corruptions of valid FENs never panic, and whatever is accepted is consistent.
+    #[test]
+    fn corrupted_fens_never_panic() {
+        let seeds = [
+            START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let alphabet: Vec<char> = "pnbrqkPNBRQK12345678/ -wbKQkqabcdefghABCDEFGH09x\u{e9}".chars().collect();
+        let mut state = 0x1234_5678_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut accepted = 0;
+        for i in 0..20_000 {
+            let mut chars: Vec<char> = seeds[i % seeds.len()].chars().collect();
+            for _ in 0..1 + next(3) {
+                let at = next(chars.len() + 1);
+                match next(3) {
+                    0 if at < chars.len() => chars[at] = alphabet[next(alphabet.len())],
+                    1 if at < chars.len() => {
+                        chars.remove(at);
+                    }
+                    _ => chars.insert(at, alphabet[next(alphabet.len())]),
+                }
+            }
+            let fen: String = chars.into_iter().collect();
+            if let Ok(pos) = Position::from_fen(&fen) {
+                assert!(pos.is_consistent(), "{fen}: {}", pos.integrity_report());
+                let again = Position::from_fen(&pos.to_fen()).unwrap();
+                assert_eq!(again.key(), pos.key(), "{fen}");
+                accepted += 1;
+            }
+        }
+        assert!(accepted > 100, "only {accepted} corrupted FENs were still valid");
     }
 
     #[test]

@@ -190,6 +190,64 @@ mod tests {
         assert!(out.contains("UCI_Chess960 takes true or false"));
     }
 
+    /// Random command lines built from protocol words never panic the engine.
+    #[test]
+    fn random_command_lines_never_panic() {
+        let words = [
+            "uci",
+            "isready",
+            "position",
+            "startpos",
+            "fen",
+            "moves",
+            "go",
+            "perft",
+            "setoption",
+            "name",
+            "value",
+            "UCI_Chess960",
+            "true",
+            "e2e4",
+            "e7e5",
+            "e1g1",
+            "a7a8q",
+            "8/8/8/8/8/8/8/K6k",
+            "w",
+            "b",
+            "-",
+            "KQkq",
+            "0",
+            "1",
+            "2",
+            "-1",
+            "99999999999",
+            "d",
+            "stop",
+            "ucinewgame",
+            "\u{e9}",
+            "",
+        ];
+        let mut state = 0x9e37_79b9_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut uci = Uci::new();
+        let mut out = Vec::new();
+        for _ in 0..20_000 {
+            let line: Vec<&str> = (0..next(8)).map(|_| words[next(words.len())]).collect();
+            let line = line.join(" ");
+            if line.contains("perft") && line.contains("99999999999") {
+                continue; // a legitimately endless request
+            }
+            let line = line.replace("perft 2", "perft 1");
+            assert_eq!(uci.handle(&line, &mut out).unwrap(), Flow::Continue, "{line}");
+            out.clear();
+        }
+    }
+
     #[test]
     fn chess960_castling_notation() {
         // Queen-side castling is legal (king takes rook: e1b1); king-side crosses the g-file rook's attack.
