@@ -3,6 +3,7 @@
 //! Modules mirror the architecture: `types` → `board` → `movegen` → (eval → search) → `uci`.
 
 pub mod board;
+pub mod eval;
 pub mod movegen;
 pub mod types;
 pub mod uci;

@@ -1,0 +1,1 @@
+//! Known endgames (placeholder: being written).

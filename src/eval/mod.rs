@@ -1,0 +1,3 @@
+//! The evaluation: one routine, generic over where the weights go.
+
+pub mod endgame;
