@@ -3,8 +3,10 @@
 //! Modules mirror the architecture: `types` → `board` → `movegen` → (eval → search) → `uci`.
 
 pub mod board;
+pub mod config;
 pub mod eval;
 pub mod movegen;
+pub mod params;
 pub mod types;
 pub mod uci;
 

@@ -5,8 +5,10 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use whetstone::board::START_FEN;
+use whetstone::eval::Weights;
 use whetstone::movegen::magic::SliderTables;
 use whetstone::movegen::perft::perft_divide;
+use whetstone::params::ParamSet;
 use whetstone::uci::Uci;
 use whetstone::Position;
 
@@ -30,6 +32,14 @@ enum Command {
         depth: u32,
         /// Position as FEN (the rest of the line; quotes optional). Defaults to the start position.
         fen: Vec<String>,
+    },
+    /// Print the evaluation of a position, term by term (like Stockfish's `eval`).
+    Eval {
+        /// Position as FEN (the rest of the line). Defaults to the start position.
+        fen: Vec<String>,
+        /// Evaluate with this params file instead of the built-in parameters.
+        #[arg(long)]
+        params: Option<std::path::PathBuf>,
     },
     /// Search the magic multipliers from scratch and report how long that and the start-up
     /// table fill (with the committed magics) take.
@@ -60,6 +70,26 @@ fn main() -> ExitCode {
             };
             let divide = perft_divide(&mut pos, depth);
             print!("{}", divide.report(&pos));
+        }
+        Command::Eval { fen, params } => {
+            let fen = if fen.is_empty() { START_FEN.to_string() } else { fen.join(" ") };
+            let result = (|| -> anyhow::Result<String> {
+                let pos =
+                    Position::from_fen(&fen).map_err(|e| anyhow::anyhow!("invalid FEN '{fen}': {e}"))?;
+                let set = match params {
+                    Some(path) => ParamSet::load(&path)?,
+                    None => ParamSet::baked(),
+                };
+                let weights = Weights::from_params(&set)?;
+                Ok(whetstone::eval::breakdown::report(&pos, &set, &weights))
+            })();
+            match result {
+                Ok(report) => println!("{report}"),
+                Err(e) => {
+                    eprintln!("whetstone: {e:#}");
+                    return ExitCode::FAILURE;
+                }
+            }
         }
         Command::Magics { rust } => {
             let start = Instant::now();

@@ -1,19 +1,24 @@
-//! The UCI protocol front end. This first version handles the protocol handshake, positions and
-//! `go perft`; the searching `go` (with its reader/search thread state machine) arrives with the
+//! The UCI protocol front end. This version handles the handshake, options (UCI_Chess960,
+//! EvalFile, and every tunable weight with the `uci-tunables` feature), positions, `go perft` and
+//! `eval`; the searching `go` (with its reader/search thread state machine) arrives with the
 //! search. Malformed input never panics: it is answered with `info string` and ignored.
 
 use std::io::{self, BufRead, Write};
 
 use crate::board::{Position, START_FEN};
+use crate::config::EngineConfig;
+use crate::eval::{breakdown, Weights};
 use crate::movegen::perft::perft_divide;
-
-pub const ENGINE_NAME: &str = "Whetstone";
-pub const ENGINE_AUTHOR: &str = "the Whetstone developers";
+use crate::params::ParamSet;
 
 /// The engine's state between commands.
 pub struct Uci {
     position: Position,
     chess960: bool,
+    config: EngineConfig,
+    /// The evaluation parameters in use (baked, or loaded with EvalFile, or changed by options).
+    params: ParamSet,
+    weights: Weights,
 }
 
 impl Default for Uci {
@@ -31,7 +36,18 @@ pub enum Flow {
 
 impl Uci {
     pub fn new() -> Uci {
-        Uci { position: Position::startpos(), chess960: false }
+        Uci {
+            position: Position::startpos(),
+            chess960: false,
+            config: EngineConfig::built_in(),
+            params: ParamSet::baked(),
+            weights: Weights::default(),
+        }
+    }
+
+    /// The weights the evaluation currently uses.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
     }
 
     /// Reads commands from standard input until `quit` or end of input.
@@ -54,11 +70,17 @@ impl Uci {
         let rest: Vec<&str> = words.collect();
         match command {
             "uci" => {
-                writeln!(out, "id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION"))?;
-                writeln!(out, "id author {ENGINE_AUTHOR}")?;
+                writeln!(out, "id name {} {}", self.config.engine.name, env!("CARGO_PKG_VERSION"))?;
+                writeln!(out, "id author {}", self.config.engine.author)?;
                 writeln!(out, "option name UCI_Chess960 type check default false")?;
+                writeln!(out, "option name EvalFile type string default <built-in>")?;
+                #[cfg(feature = "uci-tunables")]
+                for (name, value, (min, max)) in tunable_options(&self.params) {
+                    writeln!(out, "option name {name} type spin default {value} min {min} max {max}")?;
+                }
                 writeln!(out, "uciok")?;
             }
+            "eval" => writeln!(out, "{}", breakdown::report(&self.position, &self.params, &self.weights))?,
             "isready" => writeln!(out, "readyok")?,
             "ucinewgame" => self.position = self.new_position(START_FEN).expect("start FEN"),
             "setoption" => self.set_option(&rest, out)?,
@@ -118,8 +140,47 @@ impl Uci {
                 }
                 _ => writeln!(out, "info string UCI_Chess960 takes true or false, not '{value}'")?,
             },
-            _ => writeln!(out, "info string unknown option '{name}'")?,
+            "evalfile" => match self.load_eval_file(&value) {
+                Ok(message) => writeln!(out, "info string {message}")?,
+                Err(message) => writeln!(out, "info string EvalFile not loaded: {message}")?,
+            },
+            _ => {
+                if let Err(message) = self.set_tunable(&name, &value) {
+                    writeln!(out, "info string {message}")?;
+                }
+            }
         }
+        Ok(())
+    }
+
+    /// Loads a params file (empty or `<built-in>` restores the baked parameters).
+    fn load_eval_file(&mut self, path: &str) -> Result<String, String> {
+        let (params, what) = if path.is_empty() || path == "<built-in>" {
+            (ParamSet::baked(), "built-in parameters".to_string())
+        } else {
+            let set = ParamSet::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+            (set, format!("parameters from {path}"))
+        };
+        self.weights = Weights::from_params(&params).map_err(|e| e.to_string())?;
+        self.params = params;
+        Ok(format!("using {what}"))
+    }
+
+    /// `setoption` for one of the tunable weights (exposed with the `uci-tunables` feature).
+    fn set_tunable(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let slot = option_names(&self.params).iter().position(|n| n.eq_ignore_ascii_case(name));
+        let (Some(slot), true) = (slot, cfg!(feature = "uci-tunables")) else {
+            return Err(format!("unknown option '{name}'"));
+        };
+        let (min, max) = self.params.value_bounds()[slot];
+        let v: i32 = value.parse().map_err(|_| format!("option {name} takes an integer, not '{value}'"))?;
+        if !(min..=max).contains(&v) {
+            return Err(format!("option {name}: {v} is outside [{min}, {max}]"));
+        }
+        let mut values = self.params.values();
+        values[slot] = v;
+        self.params.set_values(&values);
+        self.weights = Weights::from_params(&self.params).map_err(|e| e.to_string())?;
         Ok(())
     }
 
@@ -142,6 +203,25 @@ impl Uci {
     }
 }
 
+/// UCI option names of the flat vector's slots: `pst.knight[e4].mg` -> `pst_knight_e4_mg`.
+fn option_names(params: &ParamSet) -> Vec<String> {
+    params.value_names().iter().map(|n| n.replace(['.', '['], "_").replace(']', "")).collect()
+}
+
+/// (name, current value, bounds) of every tunable slot, for the `uci-tunables` spin options.
+#[cfg_attr(not(feature = "uci-tunables"), allow(dead_code))]
+fn tunable_options(params: &ParamSet) -> Vec<(String, i32, (i32, i32))> {
+    let names = option_names(params);
+    let values = params.values();
+    let bounds = params.value_bounds();
+    params
+        .select(&[])
+        .unwrap_or_default()
+        .into_iter()
+        .map(|i| (names[i].clone(), values[i], bounds[i]))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +233,45 @@ mod tests {
             uci.handle(c, &mut out).unwrap();
         }
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn eval_command_and_eval_file() {
+        let out = run(&["position startpos moves e2e4", "eval"]);
+        assert!(out.trim_end().lines().last().unwrap().starts_with("Final evaluation: "), "{out}");
+        let out = run(&["setoption name EvalFile value /nonexistent/eval.toml"]);
+        assert!(out.contains("EvalFile not loaded") && out.contains("cannot read"), "{out}");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/params/eval.toml");
+        let out = run(&[&format!("setoption name EvalFile value {path}")]);
+        assert!(out.contains("using parameters from"), "{out}");
+        // A file with a value out of bounds is refused, naming the term.
+        let bad = std::env::temp_dir().join(format!("whetstone-bad-{}.toml", std::process::id()));
+        let text = std::fs::read_to_string(path).unwrap().replacen("mg = [ 100, 320", "mg = [ 100, 9999", 1);
+        std::fs::write(&bad, text).unwrap();
+        let out = run(&[&format!("setoption name EvalFile value {}", bad.display())]);
+        std::fs::remove_file(&bad).ok();
+        assert!(out.contains("term 'material' [knight] mg: 9999 is outside its bounds"), "{out}");
+    }
+
+    #[test]
+    fn tunable_option_names_are_uci_safe() {
+        let options = tunable_options(&ParamSet::baked());
+        assert!(options.len() > 500);
+        assert!(options.iter().all(|(n, _, _)| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')));
+        assert!(options.iter().any(|(n, _, _)| n == "pst_knight_e4_mg"));
+    }
+
+    #[cfg(feature = "uci-tunables")]
+    #[test]
+    fn tunable_options_change_the_evaluation() {
+        let mut uci = Uci::new();
+        let mut out = Vec::new();
+        uci.handle("uci", &mut out).unwrap();
+        assert!(String::from_utf8_lossy(&out).contains("option name tempo_mg type spin default"));
+        let before = uci.weights().mg[crate::eval::baked::idx::TEMPO];
+        uci.handle("setoption name tempo_mg value 42", &mut out).unwrap();
+        assert_eq!(uci.weights().mg[crate::eval::baked::idx::TEMPO], 42);
+        assert_ne!(before, 42);
     }
 
     #[test]

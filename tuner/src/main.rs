@@ -1,8 +1,10 @@
 //! `tune`: the Whetstone tuning workbench.
 //!
-//! The subcommands below are the planned interface; each lands with its own issue (the
-//! evaluation's parameter vector first, then datasets and the Texel tuner, then self-play and the
-//! black-box optimisers). Until then they explain what they will do and exit with status 2.
+//! `export` works today. The other subcommands are the planned interface; each lands with its own
+//! issue (datasets and the Texel tuner, then self-play and the black-box optimisers). Until then
+//! they say so and exit with status 2.
+
+mod export;
 
 use std::process::ExitCode;
 
@@ -20,6 +22,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Write a params file into the engine build (src/eval/baked.rs, recorded in engine.toml) and
+    /// as a normalised TOML.
+    Export(export::ExportArgs),
     /// Texel tuning over labelled positions (planned).
     Texel,
     /// Population-based incremental learning over self-play matches (planned).
@@ -30,16 +35,21 @@ enum Command {
     Spsa,
     /// Dataset statistics, conversion and splitting (planned).
     Dataset,
-    /// Write a params file as TOML and as the Rust constants module the engine compiles (planned).
-    Export,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    eprintln!(
-        "tune {:?}: not implemented yet; the engine's parameter vector (params/eval.toml) lands first. \
-         See the README's roadmap.",
-        cli.command
-    );
-    ExitCode::from(2)
+    match cli.command {
+        Command::Export(args) => match export::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tune export: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+        planned => {
+            eprintln!("tune {planned:?}: not implemented yet; it lands with its own issue (see the README).");
+            ExitCode::from(2)
+        }
+    }
 }

@@ -1,0 +1,64 @@
+//! `engine.toml`: the engine's identity, default UCI option values and the params file the build
+//! bakes in. The file is compiled into the binary, so the engine needs nothing beside it to run.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// The parsed `engine.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineConfig {
+    pub engine: Identity,
+    #[serde(default)]
+    pub options: BTreeMap<String, toml::Value>,
+    pub build: Build,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Identity {
+    pub name: String,
+    pub author: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Build {
+    /// The params file (relative to the repository root) the engine build bakes in.
+    pub params: String,
+    /// Where the generated Rust module lives.
+    pub module: String,
+}
+
+/// The text of engine.toml as it was when the engine was built.
+pub const ENGINE_TOML: &str = include_str!("../engine.toml");
+
+impl EngineConfig {
+    /// The configuration compiled into this binary.
+    pub fn built_in() -> EngineConfig {
+        Self::parse(ENGINE_TOML).expect("engine.toml is checked by a test")
+    }
+
+    pub fn parse(text: &str) -> Result<EngineConfig, toml::de::Error> {
+        toml::from_str(text)
+    }
+
+    /// A default option value as an integer, if present.
+    pub fn option_int(&self, name: &str) -> Option<i64> {
+        self.options.get(name).and_then(toml::Value::as_integer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_config_parses() {
+        let c = EngineConfig::built_in();
+        assert_eq!(c.engine.name, "Whetstone");
+        assert!(c.option_int("Hash").unwrap() > 0);
+        assert!(c.build.params.ends_with(".toml"));
+    }
+}

@@ -1,0 +1,98 @@
+//! Where the evaluation's terms go. The evaluation is written once, generic over an
+//! [`Accumulator`]: [`Sum`] adds weights (the engine; monomorphised, no cost at run time),
+//! [`Tracer`] records coefficients (the tuner), [`Breakdown`] sums per term (the `eval` command).
+
+use crate::types::Color;
+
+use super::score::S;
+use super::weights::{Weights, MAX_KING_UNITS};
+
+pub trait Accumulator {
+    /// `count` times element `index` for `color` (White's count adds, Black's subtracts).
+    fn add(&mut self, color: Color, index: usize, count: i32);
+
+    /// The king-safety penalty of `defender`: its attack units are the weighted sum of the
+    /// features (element, count), mapped through the king-safety curve.
+    fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]);
+}
+
+/// Attack units of a feature list under some weights, clamped to the curve's range.
+#[inline]
+pub fn king_units(weights: &Weights, features: &[(usize, i32)]) -> usize {
+    let units: i32 = features.iter().map(|&(i, n)| weights.mg[i] * n).sum();
+    units.clamp(0, MAX_KING_UNITS as i32) as usize
+}
+
+/// Sums the weights: the engine's evaluation.
+pub struct Sum<'w> {
+    pub weights: &'w Weights,
+    pub score: S,
+}
+
+impl<'w> Sum<'w> {
+    pub fn new(weights: &'w Weights) -> Sum<'w> {
+        Sum { weights, score: S::ZERO }
+    }
+}
+
+impl Accumulator for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, color: Color, index: usize, count: i32) {
+        let w = S(self.weights.mg[index], self.weights.eg[index]);
+        self.score += w * (count * color.sign());
+    }
+
+    #[inline]
+    fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]) {
+        let u = king_units(self.weights, features);
+        self.score -= S(self.weights.curve_mg[u], self.weights.curve_eg[u]) * defender.sign();
+    }
+}
+
+/// Records White-minus-Black coefficients per element and the king-safety features per side.
+pub struct Tracer {
+    /// Dense coefficients, one per element (turned sparse when the trace is finished).
+    pub coefficients: Vec<i32>,
+    /// King-safety features (element, count) per defending colour.
+    pub king_features: [Vec<(u16, i16)>; 2],
+}
+
+impl Tracer {
+    pub fn new(elements: usize) -> Tracer {
+        Tracer { coefficients: vec![0; elements], king_features: [Vec::new(), Vec::new()] }
+    }
+}
+
+impl Accumulator for Tracer {
+    fn add(&mut self, color: Color, index: usize, count: i32) {
+        self.coefficients[index] += count * color.sign();
+    }
+
+    fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]) {
+        self.king_features[defender.index()] =
+            features.iter().filter(|f| f.1 != 0).map(|&(i, n)| (i as u16, n as i16)).collect();
+    }
+}
+
+/// Sums weights per term and colour, for the `eval` command's table.
+pub struct Breakdown<'w> {
+    pub weights: &'w Weights,
+    /// Term index of every element.
+    pub term_of: Vec<usize>,
+    /// Per term: [White, Black] scores (each from its own side, before the White-minus-Black sum).
+    pub per_term: Vec<[S; 2]>,
+    /// King-safety curve penalty per defending colour (as a negative score for that colour).
+    pub king_safety: [S; 2],
+}
+
+impl Accumulator for Breakdown<'_> {
+    fn add(&mut self, color: Color, index: usize, count: i32) {
+        let w = S(self.weights.mg[index], self.weights.eg[index]);
+        self.per_term[self.term_of[index]][color.index()] += w * count;
+    }
+
+    fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]) {
+        let u = king_units(self.weights, features);
+        self.king_safety[defender.index()] = -S(self.weights.curve_mg[u], self.weights.curve_eg[u]);
+    }
+}

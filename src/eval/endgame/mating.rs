@@ -1,0 +1,192 @@
+//! Won endgames against a lone king (KQK, KRK, KBNK) and the dead draws.
+//!
+//! A won position scores [`KNOWN_WIN`] plus a material constant plus bonuses that grow as the mate comes
+//! closer: the weak king pushed to the edge (KQK, KRK) or to a corner of the bishop's colour (KBNK), and
+//! the strong king close to it. The search only has to find moves that raise the score, and the material
+//! constant keeps a queen above a rook so that promotions and captures convert into the bigger win.
+
+use super::KNOWN_WIN;
+use crate::board::Position;
+use crate::movegen;
+use crate::types::{Bitboard, Color, PieceType, Square};
+
+/// Material constants, so that KQK > KRK > KBNK > any won KPK.
+const QUEEN_WIN: i32 = 900;
+const ROOK_WIN: i32 = 500;
+const BISHOP_KNIGHT_WIN: i32 = 300;
+
+/// Per step of the weak king's distance from the centre (0..6): at most 120.
+const EDGE_WEIGHT: i32 = 20;
+/// Per step of the weak king's distance from the a8-h1 diagonal in KBNK (0..7, after orienting the board
+/// so that the bishop is dark-squared): at most 280. Larger than the edge weight because the king has to
+/// be walked along the edge into one particular pair of corners.
+const CORNER_WEIGHT: i32 = 40;
+/// Per step of king proximity (7 - distance between the kings, at most 5 since kings are never adjacent):
+/// smaller than the edge weights so that pushing the king back never loses to keeping the kings close.
+const CLOSE_WEIGHT: i32 = 10;
+
+/// KQK: a win unless the lone king, to move, is stalemated or takes the queen.
+pub(super) fn kqk(pos: &Position, strong: Color) -> i32 {
+    drive_to_edge(pos, strong, QUEEN_WIN)
+}
+
+/// KRK: a win unless the lone king, to move, is stalemated or takes the rook.
+pub(super) fn krk(pos: &Position, strong: Color) -> i32 {
+    drive_to_edge(pos, strong, ROOK_WIN)
+}
+
+/// KBNK: a win unless the lone king, to move, is stalemated or takes a piece. Mate is only forced in a
+/// corner of the bishop's colour, so the weak king is driven there rather than to any edge: a wrong
+/// corner scores like the centre, the right corners score highest.
+pub(super) fn kbnk(pos: &Position, strong: Color) -> i32 {
+    if lone_king_draws_at_once(pos, strong) {
+        return 0;
+    }
+    let bishop_on_dark = (pos.pieces(strong, PieceType::Bishop) & Bitboard::DARK_SQUARES).any();
+    let weak_king = pos.king_square(!strong);
+    // Mirroring the files swaps the colour of every square, so a light-squared bishop's corners
+    // (a8, h1) land on the dark ones (h8, a1).
+    let oriented = if bishop_on_dark { weak_king } else { weak_king.flip_file() };
+    KNOWN_WIN
+        + BISHOP_KNIGHT_WIN
+        + CORNER_WEIGHT * dark_corner_closeness(oriented)
+        + CLOSE_WEIGHT * kings_closeness(pos, strong)
+}
+
+/// KK, KNK, KBK, KNNK: no mate can be forced (KNNK mates only if the defender helps; a position that is
+/// already mate never reaches the evaluation).
+pub(super) fn dead_draw(_pos: &Position, _strong: Color) -> i32 {
+    0
+}
+
+/// Queen or rook against a lone king: push the king to the edge, bring the strong king near.
+fn drive_to_edge(pos: &Position, strong: Color, material: i32) -> i32 {
+    if lone_king_draws_at_once(pos, strong) {
+        return 0;
+    }
+    KNOWN_WIN
+        + material
+        + EDGE_WEIGHT * centre_distance(pos.king_square(!strong))
+        + CLOSE_WEIGHT * kings_closeness(pos, strong)
+}
+
+/// Whether the lone king, to move, draws on the spot: it has no legal move and is not in check
+/// (stalemate), or it can take a piece. Only valid for endgames where losing any one piece leaves too
+/// little to mate with (KQK, KRK, KBNK). Uses the real move generator: cheap for a lone king, and only
+/// reached in these endgames.
+fn lone_king_draws_at_once(pos: &Position, strong: Color) -> bool {
+    if pos.side_to_move() == strong {
+        return false;
+    }
+    let moves = movegen::legal_moves(pos);
+    if moves.is_empty() {
+        return !pos.in_check();
+    }
+    moves.iter().any(|m| pos.piece_on(m.to()).is_some_and(|p| p.color() == strong))
+}
+
+/// Manhattan distance from the four centre squares: 0 on d4-e5, 3 in the middle of an edge, 6 in a corner.
+fn centre_distance(sq: Square) -> i32 {
+    let from_centre = |x: u8| (2 * i32::from(x) - 7).abs() / 2;
+    from_centre(sq.file()) + from_centre(sq.rank())
+}
+
+/// Distance from the a8-h1 diagonal: 7 in the dark corners a1 and h8, 0 on the light long diagonal
+/// (including the light corners a8 and h1 and the centre squares d5 and e4).
+fn dark_corner_closeness(sq: Square) -> i32 {
+    (7 - i32::from(sq.file()) - i32::from(sq.rank())).abs()
+}
+
+/// 7 minus the king distance: larger when the strong king has come close to help with the mate.
+fn kings_closeness(pos: &Position, strong: Color) -> i32 {
+    7 - i32::from(pos.king_square(strong).distance(pos.king_square(!strong)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::exact;
+    use super::*;
+
+    #[test]
+    fn helper_tables() {
+        assert_eq!(centre_distance(Square::A1), 6);
+        assert_eq!(centre_distance(Square::H8), 6);
+        assert_eq!(centre_distance(Square::E8), 3);
+        assert_eq!(centre_distance("d4".parse().unwrap()), 0);
+        assert_eq!(centre_distance("e5".parse().unwrap()), 0);
+        assert_eq!(dark_corner_closeness(Square::A1), 7);
+        assert_eq!(dark_corner_closeness(Square::H8), 7);
+        assert_eq!(dark_corner_closeness(Square::A8), 0);
+        assert_eq!(dark_corner_closeness(Square::H1), 0);
+    }
+
+    #[test]
+    fn krk_and_kqk_prefer_edge_and_close_kings() {
+        for piece in ['R', 'Q'] {
+            let score = |fen: &str| {
+                exact(
+                    &fen.replace('X', &piece.to_string())
+                        .replace('x', &piece.to_ascii_lowercase().to_string()),
+                )
+            };
+            // Weak king in the corner vs in the centre, the strong king two squares away in both.
+            let corner = score("k7/8/2K5/8/8/8/8/7X w - - 0 1");
+            let centre = score("8/8/2K5/4k3/8/8/8/7X w - - 0 1");
+            // Weak king on the edge, between the two.
+            let edge = score("4k3/8/4K3/8/8/8/8/X7 w - - 0 1");
+            assert!(
+                corner > edge && edge > centre && centre > KNOWN_WIN,
+                "{piece}: {corner} {edge} {centre}"
+            );
+            // Kings close vs far, the weak king on the same square.
+            let close = score("8/8/8/4k3/8/4K3/8/7X w - - 0 1");
+            let far = score("8/8/8/4k3/8/8/8/K6X w - - 0 1");
+            assert!(close > far && far > KNOWN_WIN, "{piece}: {close} {far}");
+            // Black as the strong side: the negated scores.
+            assert_eq!(score("7x/8/8/8/8/2k5/8/K7 b - - 0 1"), -corner);
+        }
+        // The queen is worth more than the rook in the same placement.
+        assert!(exact("k7/8/2K5/8/8/8/8/7Q w - - 0 1") > exact("k7/8/2K5/8/8/8/8/7R w - - 0 1"));
+    }
+
+    #[test]
+    fn stalemate_and_hanging_piece_are_draws() {
+        // Black to move is stalemated; with White to move it is a win.
+        assert_eq!(exact("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), 0);
+        assert!(exact("k7/2Q5/1K6/8/8/8/8/8 w - - 0 1") > KNOWN_WIN);
+        assert_eq!(exact("k1K5/7R/8/8/8/8/8/8 b - - 0 1"), 0);
+        // The lone king to move takes the undefended rook.
+        assert_eq!(exact("8/8/8/8/8/2k5/1R6/7K b - - 0 1"), 0);
+        assert!(exact("8/8/8/8/8/2k5/1R6/7K w - - 0 1") > KNOWN_WIN);
+        // Defended: no capture, still a win. In check but able to move: a win.
+        assert!(exact("8/8/8/8/8/2k5/1R6/K7 b - - 0 1") > KNOWN_WIN);
+        assert!(exact("8/8/8/8/8/2k5/8/K1R5 b - - 0 1") > KNOWN_WIN);
+        // KBNK: the lone king takes the knight.
+        assert_eq!(exact("8/8/8/8/8/2k5/1N6/5B1K b - - 0 1"), 0);
+        assert!(exact("8/8/8/8/8/2k5/1N6/5B1K w - - 0 1") > KNOWN_WIN);
+    }
+
+    #[test]
+    fn kbnk_drives_to_the_bishops_corners() {
+        // Dark-squared bishop on c1: a1 and h8 are the right corners, a8 and h1 the wrong ones.
+        let right = exact("7k/8/5K2/8/8/8/8/2B1N3 w - - 0 1");
+        let wrong = exact("k7/8/2K5/8/8/8/8/2B1N3 w - - 0 1");
+        let centre = exact("8/8/8/8/4k3/2K5/8/2B1N3 w - - 0 1");
+        let right_edge = exact("6k1/8/6K1/8/8/8/8/2B1N3 w - - 0 1");
+        assert!(
+            right > right_edge && right_edge > wrong && wrong >= centre,
+            "{right} {right_edge} {wrong} {centre}"
+        );
+        assert!(centre > KNOWN_WIN);
+        // Light-squared bishop on d1: now a8 is right and h8 wrong.
+        let right = exact("k7/8/2K5/8/8/8/8/3BN3 w - - 0 1");
+        let wrong = exact("7k/8/5K2/8/8/8/8/3BN3 w - - 0 1");
+        assert!(right > wrong && wrong > KNOWN_WIN, "{right} {wrong}");
+        // Kings close beat kings far.
+        let close = exact("7k/8/5K2/8/8/8/8/2B1N3 w - - 0 1");
+        let far = exact("7k/8/8/8/8/2K5/8/2B1N3 w - - 0 1");
+        assert!(close > far, "{close} {far}");
+        // Below the rook and the queen.
+        assert!(right < exact("k7/8/2K5/8/8/8/8/7R w - - 0 1"));
+    }
+}

@@ -1,0 +1,99 @@
+//! Pawn-structure masks, computed at compile time. "Ahead" is towards the colour's promotion rank.
+
+use crate::types::{Bitboard, Color, Square};
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+const fn file_mask(file: i32) -> u64 {
+    if file < 0 || file > 7 {
+        0
+    } else {
+        FILE_A << file
+    }
+}
+
+/// Squares strictly ahead of `sq` for `color` on the given files (`files` a mask of whole files).
+const fn ahead(color: usize, sq: usize, files: u64) -> u64 {
+    let rank = sq / 8;
+    let ranks_ahead = if color == 0 {
+        if rank == 7 {
+            0
+        } else {
+            !0u64 << (8 * (rank + 1))
+        }
+    } else if rank == 0 {
+        0
+    } else {
+        !0u64 >> (8 * (8 - rank))
+    };
+    ranks_ahead & files
+}
+
+const fn tables() -> [[[u64; 64]; 2]; 3] {
+    // [front span, passed span, attack span][colour][square]
+    let mut t = [[[0u64; 64]; 2]; 3];
+    let mut c = 0;
+    while c < 2 {
+        let mut sq = 0;
+        while sq < 64 {
+            let f = (sq % 8) as i32;
+            let own = file_mask(f);
+            let adjacent = file_mask(f - 1) | file_mask(f + 1);
+            t[0][c][sq] = ahead(c, sq, own);
+            t[1][c][sq] = ahead(c, sq, own | adjacent);
+            t[2][c][sq] = ahead(c, sq, adjacent);
+            sq += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static SPANS: [[[u64; 64]; 2]; 3] = tables();
+
+/// Squares ahead of `sq` on its file.
+#[inline(always)]
+pub fn front_span(color: Color, sq: Square) -> Bitboard {
+    Bitboard(SPANS[0][color.index()][sq.index()])
+}
+
+/// Squares ahead of `sq` on its file and the adjacent files: no enemy pawn there = passed pawn.
+#[inline(always)]
+pub fn passed_span(color: Color, sq: Square) -> Bitboard {
+    Bitboard(SPANS[1][color.index()][sq.index()])
+}
+
+/// Squares ahead of `sq` on the adjacent files: where enemy pawns that could attack `sq` stand.
+#[inline(always)]
+pub fn attack_span(color: Color, sq: Square) -> Bitboard {
+    Bitboard(SPANS[2][color.index()][sq.index()])
+}
+
+/// The files next to `file`.
+#[inline(always)]
+pub fn adjacent_files(file: u8) -> Bitboard {
+    Bitboard(file_mask(file as i32 - 1) | file_mask(file as i32 + 1))
+}
+
+/// Squares attacked by all pawns of `color` in `pawns`.
+#[inline(always)]
+pub fn pawn_attacks_all(color: Color, pawns: Bitboard) -> Bitboard {
+    let up = pawns.forward(color);
+    up.west() | up.east()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans() {
+        let e4: Square = "e4".parse().unwrap();
+        assert_eq!(front_span(Color::White, e4).count(), 4);
+        assert_eq!(front_span(Color::Black, e4).count(), 3);
+        assert_eq!(passed_span(Color::White, e4).count(), 12);
+        assert_eq!(attack_span(Color::Black, e4).count(), 6);
+        assert_eq!(adjacent_files(0), Bitboard::file(1));
+        assert!(front_span(Color::White, "e8".parse().unwrap()).is_empty());
+    }
+}

@@ -1,0 +1,133 @@
+//! Evaluation tests over thousands of positions: the trace rebuilds the evaluation exactly, and
+//! the evaluation is colour-symmetric (and left-right symmetric under the symmetric defaults).
+
+use super::*;
+use crate::movegen::legal_moves;
+
+/// Every perft-suite position plus positions reached from them by seeded random play.
+pub(crate) fn sample_positions(count: usize) -> Vec<Position> {
+    let suites =
+        [include_str!("../../tests/data/perftsuite.epd"), include_str!("../../tests/data/seed_perft.epd")];
+    let starts: Vec<Position> = suites
+        .iter()
+        .flat_map(|s| s.lines())
+        .filter_map(|l| l.split(';').next())
+        .filter_map(|fen| Position::from_fen(fen.trim()).ok())
+        .collect();
+    let mut out = starts.clone();
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut rng = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let mut game = 0;
+    while out.len() < count {
+        let mut pos = starts[game % starts.len()].clone();
+        game += 1;
+        for _ in 0..(20 + rng() % 100) {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves.as_slice()[(rng() % moves.len() as u64) as usize]);
+            out.push(Position::from_fen(&pos.to_fen()).unwrap());
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+/// The position mirrored left-right (a-file <-> h-file); only without castling rights.
+fn mirror_files(pos: &Position) -> Option<Position> {
+    let fen = pos.to_fen();
+    let fields: Vec<&str> = fen.split(' ').collect();
+    if fields[2] != "-" {
+        return None;
+    }
+    let placement: Vec<String> = fields[0].split('/').map(|rank| rank.chars().rev().collect()).collect();
+    let ep = match fields[3] {
+        "-" => "-".to_string(),
+        sq => {
+            let sq: crate::types::Square = sq.parse().unwrap();
+            sq.flip_file().to_string()
+        }
+    };
+    let mirrored = format!("{} {} - {} {} {}", placement.join("/"), fields[1], ep, fields[4], fields[5]);
+    Some(Position::from_fen(&mirrored).unwrap())
+}
+
+#[test]
+fn trace_rebuilds_the_evaluation_exactly() {
+    let weights = Weights::default();
+    // Perturbed weights too, so that a coefficient attributed to the wrong element would show.
+    let mut params = crate::params::ParamSet::baked();
+    let mut values = params.values();
+    for (i, v) in values.iter_mut().enumerate() {
+        *v += (i as i32 * 7919) % 23 - 11;
+    }
+    params.set_values(&values);
+    let perturbed = Weights::from_params(&params).unwrap();
+    let mut nonzero = 0;
+    for pos in sample_positions(4000) {
+        let t = trace(&pos);
+        for w in [&weights, &perturbed] {
+            assert_eq!(t.evaluate(w), evaluate(&pos, w), "{}", pos.to_fen());
+        }
+        nonzero += t.linear.len();
+    }
+    // White-minus-Black merging cancels symmetric terms, so traces are sparse; not this sparse.
+    assert!(nonzero > 4000 * 4, "traces are suspiciously sparse: {nonzero}");
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    let weights = Weights::default();
+    for pos in sample_positions(4000) {
+        let flipped = pos.flipped();
+        assert_eq!(
+            evaluate(&pos, &weights),
+            evaluate(&flipped, &weights),
+            "{} vs {}",
+            pos.to_fen(),
+            flipped.to_fen()
+        );
+    }
+}
+
+#[test]
+fn evaluation_is_left_right_symmetric_with_symmetric_defaults() {
+    let weights = Weights::default();
+    let mut checked = 0;
+    for pos in sample_positions(4000) {
+        if let Some(mirrored) = mirror_files(&pos) {
+            assert_eq!(evaluate(&pos, &weights), evaluate(&mirrored, &weights), "{}", pos.to_fen());
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn start_position_is_balanced_and_tempo_counts() {
+    let w = Weights::default();
+    let start = Position::startpos();
+    let tempo = w.mg[baked::idx::TEMPO];
+    assert_eq!(evaluate(&start, &w), tempo);
+    // Material matters: White a queen up is far ahead.
+    let up = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+    assert!(evaluate(&up, &w) > 700);
+}
+
+#[test]
+fn breakdown_ends_with_the_final_evaluation() {
+    let params = crate::params::ParamSet::baked();
+    let w = Weights::default();
+    let pos =
+        Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
+    let report = breakdown::report(&pos, &params, &w);
+    let last = report.lines().last().unwrap();
+    assert_eq!(last, format!("Final evaluation: {} cp (white side)", evaluate(&pos, &w)));
+    assert!(report.contains("mobility.knight") && report.contains("pst.pawn"));
+}

@@ -1,0 +1,57 @@
+//! The weights the evaluation reads: the flat parameter vector as middle-game and end-game arrays
+//! indexed by element (see `baked::idx`), plus the king-safety curve tabulated from its two
+//! parameters.
+
+use crate::params::{ParamSet, ParamsError};
+
+use super::baked::idx;
+
+/// Attack units beyond this all get the curve's last value.
+pub const MAX_KING_UNITS: usize = 800;
+
+/// Evaluation weights, built from a [`ParamSet`] whose layout matches the baked one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub mg: Vec<i32>,
+    pub eg: Vec<i32>,
+    /// King-safety penalty by attack units (0..=MAX_KING_UNITS), middle game and end game.
+    pub curve_mg: Vec<i32>,
+    pub curve_eg: Vec<i32>,
+}
+
+impl Default for Weights {
+    /// The weights the engine was built with.
+    fn default() -> Weights {
+        Weights::from_params(&ParamSet::baked()).expect("the baked parameters fit the baked layout")
+    }
+}
+
+impl Weights {
+    /// Builds the weights of a parameter set, after checking it has the evaluation's layout.
+    pub fn from_params(set: &ParamSet) -> Result<Weights, ParamsError> {
+        set.check_layout(&ParamSet::baked(), "parameters")?;
+        let mg: Vec<i32> = set.terms.iter().flat_map(|t| t.mg.iter().copied()).collect();
+        let eg: Vec<i32> = set.terms.iter().flat_map(|t| t.eg.iter().copied()).collect();
+        debug_assert_eq!(mg.len(), idx::COUNT);
+        let power = mg[idx::KING_SAFETY_CURVE_POWER];
+        let (curve_mg, curve_eg) = (
+            king_curve(mg[idx::KING_SAFETY_CURVE_SCALE], power),
+            king_curve(eg[idx::KING_SAFETY_CURVE_SCALE], power),
+        );
+        Ok(Weights { mg, eg, curve_mg, curve_eg })
+    }
+
+    /// Loads a params file and builds its weights (for the EvalFile option).
+    pub fn load(path: &std::path::Path) -> Result<Weights, ParamsError> {
+        let set = ParamSet::load(path)?;
+        set.check_layout(&ParamSet::baked(), &path.display().to_string())?;
+        Weights::from_params(&set)
+    }
+}
+
+/// curve(u) = scale * (u / 100) ^ (power / 100), rounded, for u = 0..=MAX_KING_UNITS.
+/// The tuner differentiates the same formula; the engine and the trace both read this table.
+pub fn king_curve(scale: i32, power_hundredths: i32) -> Vec<i32> {
+    let p = power_hundredths as f64 / 100.0;
+    (0..=MAX_KING_UNITS).map(|u| (scale as f64 * (u as f64 / 100.0).powf(p)).round() as i32).collect()
+}

@@ -1,0 +1,318 @@
+//! The evaluation's parameters: every weight declared once, in a TOML file such as
+//! `params/eval.toml`, and held here as a [`ParamSet`].
+//!
+//! A term has a dotted name (`pst.knight`, `mobility.bishop`), a shape (scalar, list, per-piece,
+//! 64-square table), middle-game and end-game values (`phased = true`, keys `mg`/`eg`) or one value
+//! used in both phases (`phased = false`, key `value`), bounds, a tunable flag and a line of doc.
+//!
+//! # The flat vector
+//! Elements are numbered in file order: term after term, element after element (squares a1 = 0
+//! … h8 = 63, pieces pawn, knight, bishop, rook, queen). The flat *value* vector the tuners see
+//! holds, for each element, `mg` then `eg` when the term is phased, or its single value when not;
+//! [`ParamSet::value_names`] names every slot (`pst.knight[e4].mg`) and [`ParamSet::select`]
+//! picks slots by glob over term names (`pst.*`, `mobility.knight`).
+//!
+//! In the TOML, 64-square tables are written as eight rows of eight, rank 8 first, as a board is
+//! printed; the loader turns them into a1-first order.
+
+mod rust_module;
+mod toml_io;
+
+use std::fmt;
+use std::path::Path;
+
+use thiserror::Error;
+
+pub use rust_module::to_rust_module;
+
+/// How a term's elements are arranged.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Shape {
+    /// One element.
+    Scalar,
+    /// `len` elements indexed by a count (mobility, ranks, distances, attack units).
+    List,
+    /// Five elements: pawn, knight, bishop, rook, queen.
+    Piece,
+    /// Sixty-four elements, one per square from White's point of view (a1 = 0); Black uses the
+    /// rank-mirrored square.
+    Square,
+}
+
+impl Shape {
+    /// The number of elements a term of this shape has (`list_len` for lists).
+    pub fn len(self, list_len: usize) -> usize {
+        match self {
+            Shape::Scalar => 1,
+            Shape::List => list_len,
+            Shape::Piece => 5,
+            Shape::Square => 64,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Scalar => "scalar",
+            Shape::List => "list",
+            Shape::Piece => "piece",
+            Shape::Square => "square",
+        }
+    }
+}
+
+/// One declared term with its current values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Term {
+    pub name: String,
+    pub doc: String,
+    pub shape: Shape,
+    pub phased: bool,
+    pub tunable: bool,
+    pub min: i32,
+    pub max: i32,
+    /// Middle-game values (for unphased terms, the value).
+    pub mg: Vec<i32>,
+    /// End-game values (for unphased terms, equal to `mg`).
+    pub eg: Vec<i32>,
+}
+
+impl Term {
+    pub fn len(&self) -> usize {
+        self.mg.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.mg.is_empty()
+    }
+
+    /// Slots this term occupies in the flat value vector.
+    pub fn value_count(&self) -> usize {
+        if self.phased {
+            2 * self.len()
+        } else {
+            self.len()
+        }
+    }
+
+    /// A readable label for element `i`: `e4` for squares, `knight` for pieces, `3` for lists.
+    pub fn element_label(&self, i: usize) -> String {
+        match self.shape {
+            Shape::Scalar => String::new(),
+            Shape::Square => crate::types::Square::new(i as u8).to_string(),
+            Shape::Piece => ["pawn", "knight", "bishop", "rook", "queen"][i].to_string(),
+            Shape::List => i.to_string(),
+        }
+    }
+}
+
+/// Everything that can be wrong with a parameters file. Each message names the term.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParamsError {
+    #[error("{file}: cannot read: {message}")]
+    Io { file: String, message: String },
+    #[error("{file}: not valid TOML: {message}")]
+    Toml { file: String, message: String },
+    #[error("{file}: term #{index}: {message}")]
+    Malformed { file: String, index: usize, message: String },
+    #[error("{file}: term '{term}': {message}")]
+    BadTerm { file: String, term: String, message: String },
+    #[error("{file}: term '{term}' is declared twice")]
+    Duplicate { file: String, term: String },
+    #[error("{file}: term '{term}' is not one the evaluation knows")]
+    Unknown { file: String, term: String },
+    #[error("{file}: term '{term}' is missing (the evaluation needs it)")]
+    Missing { file: String, term: String },
+    #[error("{file}: term '{term}' has {found} elements; the evaluation expects {expected}")]
+    WrongLength { file: String, term: String, expected: usize, found: usize },
+    #[error("{file}: term '{term}'{element}: {value} is outside its bounds [{min}, {max}]")]
+    OutOfBounds { file: String, term: String, element: String, value: i32, min: i32, max: i32 },
+    #[error("bad selection '{pattern}': {message}")]
+    BadGlob { pattern: String, message: String },
+}
+
+/// A complete set of evaluation parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamSet {
+    pub terms: Vec<Term>,
+}
+
+impl ParamSet {
+    /// Reads and validates a parameters file (structure, shapes, bounds, duplicates).
+    pub fn load(path: &Path) -> Result<ParamSet, ParamsError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ParamsError::Io { file: file.clone(), message: e.to_string() })?;
+        Self::from_toml_str(&text, &file)
+    }
+
+    /// Parses and validates TOML text; `file` names the source in error messages.
+    pub fn from_toml_str(text: &str, file: &str) -> Result<ParamSet, ParamsError> {
+        toml_io::parse(text, file)
+    }
+
+    /// Writes the set as TOML in the same layout the loader reads (boards as 8×8 rows).
+    pub fn to_toml(&self) -> String {
+        toml_io::write(self)
+    }
+
+    /// The parameters the engine was built with (`src/eval/baked.rs`).
+    pub fn baked() -> ParamSet {
+        crate::eval::baked::param_set()
+    }
+
+    /// Checks that this set has exactly the terms, shapes and lengths of `layout` (normally the
+    /// baked set the engine's evaluation code was written against).
+    pub fn check_layout(&self, layout: &ParamSet, file: &str) -> Result<(), ParamsError> {
+        for term in &self.terms {
+            let Some(expected) = layout.term(&term.name) else {
+                return Err(ParamsError::Unknown { file: file.into(), term: term.name.clone() });
+            };
+            if expected.shape != term.shape || expected.phased != term.phased {
+                return Err(ParamsError::BadTerm {
+                    file: file.into(),
+                    term: term.name.clone(),
+                    message: format!(
+                        "declared as {} {}, the evaluation expects {} {}",
+                        if term.phased { "phased" } else { "unphased" },
+                        term.shape.name(),
+                        if expected.phased { "phased" } else { "unphased" },
+                        expected.shape.name()
+                    ),
+                });
+            }
+            if expected.len() != term.len() {
+                return Err(ParamsError::WrongLength {
+                    file: file.into(),
+                    term: term.name.clone(),
+                    expected: expected.len(),
+                    found: term.len(),
+                });
+            }
+        }
+        for expected in &layout.terms {
+            if self.term(&expected.name).is_none() {
+                return Err(ParamsError::Missing { file: file.into(), term: expected.name.clone() });
+            }
+        }
+        // Same names, so the same order is all that is left.
+        if self.terms.iter().map(|t| &t.name).ne(layout.terms.iter().map(|t| &t.name)) {
+            return Err(ParamsError::BadTerm {
+                file: file.into(),
+                term: self.terms[0].name.clone(),
+                message: "terms must be declared in the evaluation's order (see params/eval.toml)".into(),
+            });
+        }
+        Ok(())
+    }
+
+    pub fn term(&self, name: &str) -> Option<&Term> {
+        self.terms.iter().find(|t| t.name == name)
+    }
+
+    /// Total number of elements (the length of the engine's weight arrays).
+    pub fn element_count(&self) -> usize {
+        self.terms.iter().map(Term::len).sum()
+    }
+
+    /// Element offset of each term, in order.
+    pub fn element_offsets(&self) -> Vec<usize> {
+        self.terms
+            .iter()
+            .scan(0, |next, t| {
+                let at = *next;
+                *next += t.len();
+                Some(at)
+            })
+            .collect()
+    }
+
+    /// The flat value vector (see the module docs for its order).
+    pub fn values(&self) -> Vec<i32> {
+        let mut out = Vec::new();
+        for t in &self.terms {
+            for i in 0..t.len() {
+                out.push(t.mg[i]);
+                if t.phased {
+                    out.push(t.eg[i]);
+                }
+            }
+        }
+        out
+    }
+
+    /// Replaces every value from a flat vector of the same layout.
+    pub fn set_values(&mut self, values: &[i32]) {
+        assert_eq!(values.len(), self.value_count(), "flat vector length");
+        let mut it = values.iter().copied();
+        for t in &mut self.terms {
+            for i in 0..t.mg.len() {
+                t.mg[i] = it.next().unwrap();
+                t.eg[i] = if t.phased { it.next().unwrap() } else { t.mg[i] };
+            }
+        }
+    }
+
+    pub fn value_count(&self) -> usize {
+        self.terms.iter().map(Term::value_count).sum()
+    }
+
+    /// A name for every slot of the flat value vector, e.g. `pst.knight[e4].mg`, `tempo.eg`,
+    /// `king_safety.power`.
+    pub fn value_names(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for t in &self.terms {
+            for i in 0..t.len() {
+                let label = t.element_label(i);
+                let base = if label.is_empty() { t.name.clone() } else { format!("{}[{label}]", t.name) };
+                if t.phased {
+                    out.push(format!("{base}.mg"));
+                    out.push(format!("{base}.eg"));
+                } else {
+                    out.push(base);
+                }
+            }
+        }
+        out
+    }
+
+    /// Bounds of every slot of the flat value vector.
+    pub fn value_bounds(&self) -> Vec<(i32, i32)> {
+        self.terms.iter().flat_map(|t| std::iter::repeat_n((t.min, t.max), t.value_count())).collect()
+    }
+
+    /// Slots of the flat value vector whose term is tunable and whose name matches one of the
+    /// glob patterns (over term names: `pst.*`, `mobility.knight`, `*`). No patterns = all tunable.
+    pub fn select(&self, patterns: &[&str]) -> Result<Vec<usize>, ParamsError> {
+        let mut builder = globset::GlobSetBuilder::new();
+        for p in patterns {
+            let glob = globset::GlobBuilder::new(p)
+                .literal_separator(false)
+                .build()
+                .map_err(|e| ParamsError::BadGlob { pattern: p.to_string(), message: e.to_string() })?;
+            builder.add(glob);
+        }
+        let set = builder
+            .build()
+            .map_err(|e| ParamsError::BadGlob { pattern: patterns.join(" "), message: e.to_string() })?;
+        let mut out = Vec::new();
+        let mut slot = 0;
+        for t in &self.terms {
+            let wanted = t.tunable && (patterns.is_empty() || set.is_match(&t.name));
+            if wanted {
+                out.extend(slot..slot + t.value_count());
+            }
+            slot += t.value_count();
+        }
+        Ok(out)
+    }
+}
+
+impl fmt::Display for ParamSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_toml())
+    }
+}
+
+#[cfg(test)]
+mod tests;

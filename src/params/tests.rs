@@ -1,0 +1,159 @@
+use super::*;
+
+const SMALL: &str = r#"
+[[term]]
+name = "material"
+doc = "values"
+shape = "piece"
+min = 0
+max = 2000
+mg = [100, 300, 300, 500, 900]
+eg = [100, 300, 300, 500, 900]
+
+[[term]]
+name = "pst.knight"
+shape = "square"
+min = -100
+max = 100
+mg = [
+  [ 1, 2, 3, 4, 5, 6, 7, 8],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [-1, 0, 0, 0, 0, 0, 0, 0],
+]
+eg = [
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+  [ 0, 0, 0, 0, 0, 0, 0, 0],
+]
+
+[[term]]
+name = "king_safety.curve_power"
+shape = "scalar"
+phased = false
+tunable = false
+min = 100
+max = 300
+value = 200
+"#;
+
+fn load(text: &str) -> Result<ParamSet, ParamsError> {
+    ParamSet::from_toml_str(text, "test.toml")
+}
+
+#[test]
+fn boards_are_read_rank_8_first_and_stored_a1_first() {
+    let set = load(SMALL).unwrap();
+    let pst = set.term("pst.knight").unwrap();
+    assert_eq!(pst.mg[0], -1); // a1
+    assert_eq!(pst.mg[56], 1); // a8
+    assert_eq!(pst.mg[63], 8); // h8
+    assert_eq!(set.element_count(), 5 + 64 + 1);
+    assert_eq!(set.value_count(), 10 + 128 + 1);
+}
+
+#[test]
+fn toml_round_trip_and_flat_vector_round_trip() {
+    let set = load(SMALL).unwrap();
+    assert_eq!(load(&set.to_toml()).unwrap(), set);
+    let mut copy = set.clone();
+    let mut values = set.values();
+    values[0] = 111;
+    copy.set_values(&values);
+    assert_eq!(copy.term("material").unwrap().mg[0], 111);
+    assert_eq!(copy.values(), values);
+    let names = set.value_names();
+    assert_eq!(names.len(), values.len());
+    assert_eq!(names[0], "material[pawn].mg");
+    assert_eq!(names[10 + 2 * 63], "pst.knight[h8].mg");
+    assert_eq!(names.last().unwrap(), "king_safety.curve_power");
+}
+
+#[test]
+fn selection_by_glob_skips_frozen_terms() {
+    let set = load(SMALL).unwrap();
+    assert_eq!(set.select(&["pst.*"]).unwrap(), (10..138).collect::<Vec<_>>());
+    assert_eq!(set.select(&["material"]).unwrap().len(), 10);
+    assert_eq!(set.select(&[]).unwrap().len(), 138); // the frozen power is left out
+    assert!(set.select(&["king_safety.*"]).unwrap().is_empty());
+    assert!(matches!(set.select(&["[bad"]), Err(ParamsError::BadGlob { .. })));
+}
+
+#[test]
+fn errors_name_the_term_and_the_problem() {
+    let err = |text: &str| load(text).unwrap_err().to_string();
+    assert!(err("[[term]\nname=").contains("not valid TOML"));
+    let dup = format!(
+        "{SMALL}\n[[term]]\nname = \"material\"\nshape = \"scalar\"\nmin = 0\nmax = 1\nmg = 0\neg = 0\n"
+    );
+    assert_eq!(err(&dup), "test.toml: term 'material' is declared twice");
+    let out = SMALL.replace("mg = [100, 300", "mg = [100, 3000");
+    assert_eq!(err(&out), "test.toml: term 'material' [knight] mg: 3000 is outside its bounds [0, 2000]");
+    let short = SMALL.replace("mg = [100, 300, 300, 500, 900]", "mg = [100, 300]");
+    assert!(err(&short).contains("term 'material': 'mg': a piece table has 5 elements"), "{}", err(&short));
+    let row = SMALL.replace("[ 1, 2, 3, 4, 5, 6, 7, 8],", "[ 1, 2, 3],");
+    assert!(err(&row).contains("term 'pst.knight': 'mg': rank 8 has 3 values"), "{}", err(&row));
+    let key = SMALL.replace("doc = \"values\"", "colour = \"blue\"");
+    assert!(err(&key).contains("term 'material': unknown key 'colour'"));
+    let bounds = SMALL.replace("min = 100\nmax = 300", "min = 300\nmax = 100");
+    assert!(err(&bounds).contains("min 300 is above max 100"));
+    let mixed = SMALL.replace("value = 200", "mg = 200\neg = 200");
+    assert!(err(&mixed).contains("has 'value', not 'mg'/'eg'"));
+    let float = SMALL.replace("value = 200", "value = 2.5");
+    assert!(err(&float).contains("expected an integer, found float"));
+}
+
+#[test]
+fn layout_check_finds_unknown_missing_and_wrong_length_terms() {
+    let layout = load(SMALL).unwrap();
+    let mut extra = layout.clone();
+    extra.terms.push(Term { name: "mystery".into(), ..layout.terms[2].clone() });
+    assert!(
+        matches!(extra.check_layout(&layout, "f"), Err(ParamsError::Unknown { term, .. }) if term == "mystery")
+    );
+    let mut missing = layout.clone();
+    missing.terms.remove(1);
+    assert!(
+        matches!(missing.check_layout(&layout, "f"), Err(ParamsError::Missing { term, .. }) if term == "pst.knight")
+    );
+    let mut short = layout.clone();
+    short.terms[0].shape = Shape::List;
+    short.terms[0].mg.pop();
+    short.terms[0].eg.pop();
+    assert!(short.check_layout(&layout, "f").is_err());
+    assert!(layout.check_layout(&layout, "f").is_ok());
+}
+
+/// The shipped params file loads, matches the baked layout, and equals the baked values.
+#[test]
+fn shipped_params_file_is_the_baked_one() {
+    let config = crate::config::EngineConfig::built_in();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&config.build.params);
+    let set = ParamSet::load(&path).unwrap();
+    set.check_layout(&ParamSet::baked(), "eval.toml").unwrap();
+    assert_eq!(set, ParamSet::baked());
+}
+
+/// The committed generated module is what the params file named in engine.toml generates.
+#[test]
+fn baked_module_is_up_to_date() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = crate::config::EngineConfig::built_in();
+    let set = ParamSet::load(&root.join(&config.build.params)).unwrap();
+    let generated = to_rust_module(&set, &config.build.params);
+    let committed = std::fs::read_to_string(root.join(&config.build.module)).unwrap();
+    assert!(
+        generated == committed,
+        "{} is stale: run `cargo run -p whetstone-tuner -- export`",
+        config.build.module
+    );
+}
