@@ -325,6 +325,7 @@ pub const TEMPO: [S; 1] = [
 ];
 
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
+#[rustfmt::skip]
 pub fn param_set() -> ParamSet {
     ParamSet {
         terms: vec![

@@ -56,7 +56,9 @@ pub fn to_rust_module(set: &ParamSet, source: &str) -> String {
         }
     }
     out.push_str("\n/// The baked parameters as a set (names, docs, shapes, bounds and values).\n");
-    out.push_str("pub fn param_set() -> ParamSet {\n    ParamSet {\n        terms: vec![\n");
+    out.push_str(
+        "#[rustfmt::skip]\npub fn param_set() -> ParamSet {\n    ParamSet {\n        terms: vec![\n",
+    );
     for t in &set.terms {
         writeln!(
             out,
@@ -74,7 +76,7 @@ pub fn to_rust_module(set: &ParamSet, source: &str) -> String {
     }
     out.push_str("        ],\n    }\n}\n");
     out.push_str(
-        "\n#[allow(clippy::too_many_arguments)]\nfn term(name: &str, doc: &str, shape: Shape, phased: bool, tunable: bool, min: i32, max: i32, values: &[S]) -> Term {\n    Term {\n        name: name.into(),\n        doc: doc.into(),\n        shape,\n        phased,\n        tunable,\n        min,\n        max,\n        mg: values.iter().map(|s| s.0).collect(),\n        eg: values.iter().map(|s| s.1).collect(),\n    }\n}\n",
+        "\n#[allow(clippy::too_many_arguments)]\nfn term(\n    name: &str,\n    doc: &str,\n    shape: Shape,\n    phased: bool,\n    tunable: bool,\n    min: i32,\n    max: i32,\n    values: &[S],\n) -> Term {\n    Term {\n        name: name.into(),\n        doc: doc.into(),\n        shape,\n        phased,\n        tunable,\n        min,\n        max,\n        mg: values.iter().map(|s| s.0).collect(),\n        eg: values.iter().map(|s| s.1).collect(),\n    }\n}\n",
     );
     out
 }

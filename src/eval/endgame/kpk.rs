@@ -132,7 +132,7 @@ fn generate() -> Vec<u64> {
     }
     let mut bits = vec![0u64; SIZE / 64];
     for (i, &outcome) in outcomes.iter().enumerate() {
-        if outcome == WIN {
+        if outcome == WIN || outcome == UNKNOWN {
             bits[i / 64] |= 1 << (i % 64);
         }
     }

@@ -296,7 +296,7 @@ mod tests {
             crate::board::START_FEN,
             "8/3p4/8/3k4/8/8/3P4/2QRK3 w - - 0 1",
             "8/5p2/8/3k4/8/8/8/R3K3 w - - 0 1",
-            "3q4/8/8/3k4/8/8/8/Q3K3 w - - 0 1",
+            "3q4/3p4/8/3k4/8/8/3P4/Q3K3 w - - 0 1",
         ] {
             assert_eq!(probe(&pos(fen)), None, "{fen}");
         }
