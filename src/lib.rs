@@ -7,6 +7,7 @@ pub mod config;
 pub mod eval;
 pub mod movegen;
 pub mod params;
+pub mod search;
 pub mod types;
 pub mod uci;
 

@@ -1,0 +1,360 @@
+//! The principal variation search and the quiescence search, with their pruning, reductions and
+//! extensions. Steps are numbered as in Ethereal so the order of decisions is easy to follow.
+
+use crate::eval::evaluate;
+use crate::movegen::{quiet_checks, MoveList};
+use crate::types::{Move, PieceType};
+
+use super::history::MAX_PLY;
+use super::movepick::{is_noisy, MovePicker};
+use super::see::{see_ge, SEE_VALUE};
+use super::tt::Bound;
+use super::{Searcher, INFINITY, MATE, MATE_BOUND};
+
+impl Searcher<'_> {
+    /// Negamax principal variation search. Returns a score from the side to move's view.
+    pub(super) fn search(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv_len[ply] = 0;
+
+        // Step 1. Quiescence search at the horizon.
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, 0);
+        }
+        self.count_node(ply);
+        if self.should_stop() {
+            return 0;
+        }
+
+        // Step 2. Draws and mate-distance pruning (never at the root: it must return a move).
+        if !root {
+            if self.is_draw(ply) {
+                return 0;
+            }
+            if ply >= MAX_PLY {
+                return evaluate(&self.pos, self.weights);
+            }
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let in_check = self.pos.in_check();
+
+        // Step 3. Transposition table: a cutoff in non-PV nodes, a move to try first everywhere.
+        let key = self.pos.key();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.map_or(Move::NULL, |e| e.best_move);
+        if let Some(e) = entry {
+            let score = score_from_tt(e.score, ply);
+            if !pv_node && e.depth >= depth {
+                let cutoff = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    Bound::None => false,
+                };
+                if cutoff {
+                    return score;
+                }
+            }
+        }
+
+        // Step 4. Static evaluation (from the table when there is one).
+        let eval = if in_check {
+            -INFINITY
+        } else {
+            entry.map_or_else(|| evaluate(&self.pos, self.weights), |e| e.eval)
+        };
+        self.eval_stack[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
+        let p = self.params;
+
+        if !in_check && !pv_node {
+            // Step 5. Reverse futility pruning: far above beta at low depth, assume a cutoff.
+            let margin = p.rfp_margin * (depth - improving as i32);
+            if depth <= p.rfp_max_depth && eval - margin >= beta && eval < MATE_BOUND {
+                return eval;
+            }
+            // Step 6. Null-move pruning: if passing still beats beta, a real move will too.
+            // Not with pawns only (zugzwang), nor twice in a row.
+            if depth >= 3
+                && eval >= beta
+                && !self.pos.state().last_move.is_null()
+                && self.has_non_pawn_material()
+                && beta > -MATE_BOUND
+            {
+                let r =
+                    p.nmp_base + depth / p.nmp_depth_divisor + ((eval - beta) / p.nmp_eval_divisor).min(3);
+                self.pos.make_null_move();
+                let score = -self.search(-beta, -beta + 1, depth - r, ply + 1);
+                self.pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Step 7. Internal iterative reduction: without a hash move this node is probably less
+        // important than the table thought; search it shallower.
+        if depth >= 4 && tt_move.is_null() {
+            depth -= 1;
+        }
+
+        // Step 8. The move loop.
+        let killers = self.history.killers[ply];
+        let counter = self.history.counter_move(&self.pos);
+        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter);
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut moves_searched = 0usize;
+        let mut quiets_tried: Vec<Move> = Vec::with_capacity(32);
+        let original_alpha = alpha;
+        while let Some(m) = picker.next(&self.pos, self.history) {
+            if root && self.excluded_root_moves.contains(&m) {
+                continue;
+            }
+            let quiet = !is_noisy(&self.pos, m);
+            let gives_check = crate::movegen::gives_check(&self.pos, m);
+
+            // Step 9. Pruning of late moves at low depth, once a move has been searched.
+            if !root && best_score > -MATE_BOUND && moves_searched > 0 {
+                if quiet && !in_check && !gives_check {
+                    // Late-move pruning: enough quiet moves tried.
+                    let limit = (p.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
+                    if depth <= p.lmp_max_depth && quiets_tried.len() >= limit {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    // Futility pruning: even a good quiet move cannot lift the score to alpha.
+                    if depth <= p.futility_max_depth
+                        && eval + p.futility_base + p.futility_per_depth * depth <= alpha
+                    {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                }
+                // SEE pruning of captures that lose too much material.
+                if !quiet && depth <= 6 && !see_ge(&self.pos, m, -p.see_capture_margin * depth) {
+                    continue;
+                }
+            }
+
+            self.pos.make_move(m);
+            moves_searched += 1;
+            if quiet {
+                quiets_tried.push(m);
+            }
+            // Step 10. Check extension.
+            let extension = gives_check as i32;
+            let new_depth = depth - 1 + extension;
+
+            // Step 11. Late-move reductions, then the principal variation search.
+            let mut score;
+            if depth >= 3 && moves_searched > 1 + pv_node as usize && quiet {
+                let mut r = p.reduction(depth, moves_searched);
+                r -= pv_node as i32;
+                r += !improving as i32;
+                r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
+                r -= gives_check as i32;
+                let r = r.clamp(0, new_depth - 1);
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1);
+                }
+            } else if !pv_node || moves_searched > 1 {
+                score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1);
+            } else {
+                score = alpha + 1; // the first move of a PV node goes straight to the full window
+            }
+            if pv_node && (moves_searched == 1 || score > alpha) {
+                score = -self.search(-beta, -alpha, new_depth, ply + 1);
+            }
+            self.pos.unmake_move(m);
+            if self.stopped {
+                return 0;
+            }
+
+            // Step 12. Keep the best move; raise alpha; cut off at beta.
+            if score > best_score {
+                best_score = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if quiet {
+                            self.history.record_cutoff(&self.pos, ply, depth, m, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 13. No legal move: checkmate or stalemate.
+        if moves_searched == 0 {
+            if root && !self.excluded_root_moves.is_empty() {
+                return -INFINITY; // MultiPV ran out of distinct root moves
+            }
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if self.excluded_root_moves.is_empty() || !root {
+            self.tt.store(key, best_move, score_to_tt(best_score, ply), eval, depth, bound);
+        }
+        best_score
+    }
+
+    /// Quiescence search: captures and queen promotions (losing ones pruned by SEE), quiet checks
+    /// on its first ply, and every evasion when in check.
+    pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        self.count_node(ply);
+        if self.should_stop() {
+            return 0;
+        }
+        if self.is_draw(ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(&self.pos, self.weights);
+        }
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            let score = score_from_tt(e.score, ply);
+            let cutoff = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+                Bound::None => false,
+            };
+            if cutoff && beta - alpha == 1 {
+                return score;
+            }
+        }
+
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            entry.map_or_else(|| evaluate(&self.pos, self.weights), |e| e.eval)
+        };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let mut searched = 0;
+
+        let tt_move = entry.map_or(Move::NULL, |e| e.best_move);
+        let mut picker = if in_check {
+            MovePicker::new(&self.pos, tt_move, [Move::NULL; 2], Move::NULL)
+        } else {
+            MovePicker::noisy_only(&self.pos, tt_move)
+        };
+        let mut checks = MoveList::new();
+        let mut next_check = 0;
+        if !in_check && qply == 0 {
+            quiet_checks(&self.pos, &mut checks);
+        }
+        loop {
+            let m = match picker.next(&self.pos, self.history) {
+                Some(m) => m,
+                None if next_check < checks.len() => {
+                    next_check += 1;
+                    let m = checks.as_slice()[next_check - 1];
+                    if !see_ge(&self.pos, m, 0) {
+                        continue;
+                    }
+                    m
+                }
+                None => break,
+            };
+            // Delta pruning: this capture cannot bring the score near alpha.
+            if !in_check && m.promotion_piece().is_none() {
+                let victim = self.pos.piece_on(m.to()).map_or(0, |p| SEE_VALUE[p.piece_type().index()]);
+                let victim = if m.kind() == crate::types::MoveKind::EnPassant {
+                    SEE_VALUE[PieceType::Pawn.index()]
+                } else {
+                    victim
+                };
+                if victim > 0 && stand_pat + victim + self.params.qsearch_delta <= alpha {
+                    continue;
+                }
+            }
+            self.pos.make_move(m);
+            searched += 1;
+            let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
+            self.pos.unmake_move(m);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && searched == 0 {
+            return -MATE + ply as i32;
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][0] = m;
+        let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        for i in 0..child_len {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    fn has_non_pawn_material(&self) -> bool {
+        let us = self.pos.side_to_move();
+        (self.pos.pieces_of(us)
+            & !self.pos.pieces(us, PieceType::Pawn)
+            & !self.pos.pieces(us, PieceType::King))
+        .any()
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root, so they stay right elsewhere.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

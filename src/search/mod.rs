@@ -1,0 +1,364 @@
+//! The search: iterative deepening with aspiration windows over a principal variation search
+//! (`alphabeta.rs`), a shared lock-free transposition table, staged move ordering, and lazy SMP
+//! (helper threads search the same tree and share only the table).
+
+mod alphabeta;
+pub mod history;
+pub mod movepick;
+pub mod params;
+pub mod see;
+pub mod time;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use crate::board::Position;
+use crate::eval::Weights;
+use crate::movegen::legal_moves;
+use crate::types::{Move, PieceType};
+
+use history::{History, MAX_PLY};
+pub use params::SearchParams;
+pub use time::{Limits, TimeManager};
+use tt::TranspositionTable;
+
+pub const INFINITY: i32 = 32_001;
+pub const MATE: i32 = 32_000;
+/// Scores beyond this are mates (in fewer than MAX_PLY plies).
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// How a reported score relates to the truth (aspiration-window failures report bounds).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One `info` line's worth of progress.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub multipv: usize,
+    pub score: i32,
+    pub bound: ScoreBound,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    pub best_move: Move,
+    /// The expected reply, for pondering (null when unknown).
+    pub ponder_move: Move,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    /// Set by `stop`/`quit`, by the main thread's clock, or when a limit is reached.
+    pub stop: &'a AtomicBool,
+    /// While set, the clock does not stop the search (`go ponder` until `ponderhit`).
+    pub pondering: &'a AtomicBool,
+    /// Nodes of all threads together.
+    pub nodes: AtomicU64,
+}
+
+/// One thread's search state.
+pub struct Searcher<'a> {
+    pos: Position,
+    weights: &'a Weights,
+    params: &'a SearchParams,
+    tt: &'a TranspositionTable,
+    shared: &'a Shared<'a>,
+    limits: Limits,
+    timer: TimeManager,
+    is_main: bool,
+    stopped: bool,
+    nodes: u64,
+    seldepth: usize,
+    history: &'a mut History,
+    eval_stack: [i32; MAX_PLY + 1],
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    /// Root moves already reported under an earlier MultiPV index in this iteration.
+    excluded_root_moves: Vec<Move>,
+}
+
+impl<'a> Searcher<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        pos: Position,
+        weights: &'a Weights,
+        params: &'a SearchParams,
+        shared: &'a Shared<'a>,
+        history: &'a mut History,
+        limits: Limits,
+        timer: TimeManager,
+        is_main: bool,
+    ) -> Searcher<'a> {
+        Searcher {
+            pos,
+            weights,
+            params,
+            tt: shared.tt,
+            shared,
+            limits,
+            timer,
+            is_main,
+            stopped: false,
+            nodes: 0,
+            seldepth: 0,
+            history,
+            eval_stack: [0; MAX_PLY + 1],
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            excluded_root_moves: Vec::new(),
+        }
+    }
+
+    /// Iterative deepening; `report` receives every finished iteration (main thread only).
+    pub fn iterate(&mut self, multipv: usize, report: &mut dyn FnMut(&Report)) -> SearchResult {
+        self.history.new_search();
+        let legal = legal_moves(&self.pos);
+        let fallback = legal.iter().next().copied().unwrap_or(Move::NULL);
+        let mut result =
+            SearchResult { best_move: fallback, ponder_move: Move::NULL, score: 0, depth: 0, nodes: 0 };
+        if legal.is_empty() {
+            return result;
+        }
+        let multipv = multipv.clamp(1, legal.len());
+        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
+        let mut previous_score = 0;
+        for depth in 1..=max_depth {
+            self.excluded_root_moves.clear();
+            let mut iteration_best: Option<(i32, Vec<Move>)> = None;
+            for index in 0..multipv {
+                self.seldepth = 0;
+                let (score, pv) = self.aspiration(depth, previous_score, index + 1, report);
+                if self.stopped {
+                    break;
+                }
+                if index == 0 {
+                    iteration_best = Some((score, pv.clone()));
+                }
+                if let Some(&first) = pv.first() {
+                    self.excluded_root_moves.push(first);
+                }
+                if self.is_main {
+                    report(&self.report(depth, index + 1, score, ScoreBound::Exact, pv));
+                }
+            }
+            let Some((score, pv)) = iteration_best else { break };
+            if let Some(&best) = pv.first() {
+                result = SearchResult {
+                    best_move: best,
+                    ponder_move: pv.get(1).copied().unwrap_or(Move::NULL),
+                    score,
+                    depth,
+                    nodes: self.nodes,
+                };
+            }
+            if self.stopped || !self.is_main {
+                if self.stopped {
+                    break;
+                }
+                continue;
+            }
+            // Stop for `go mate N` once a mate that short is proven.
+            if let Some(moves) = self.limits.mate {
+                if score >= MATE_BOUND && (MATE - score + 1) / 2 <= moves {
+                    break;
+                }
+            }
+            // Do not start an iteration that cannot finish; allow more time after a score drop.
+            let dropped = score <= previous_score - 33 && depth > 4;
+            let stretch = if dropped { self.params.time_panic_percent as u32 } else { 100 };
+            previous_score = score;
+            if !self.shared.pondering.load(Ordering::Relaxed) && !self.timer.may_start_iteration(stretch) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// One iteration's root search inside a window around the previous score, widened on failure.
+    fn aspiration(
+        &mut self,
+        depth: i32,
+        guess: i32,
+        multipv: usize,
+        report: &mut dyn FnMut(&Report),
+    ) -> (i32, Vec<Move>) {
+        let mut delta = self.params.aspiration_window;
+        let (mut alpha, mut beta) = if depth >= 5 {
+            ((guess - delta).max(-INFINITY), (guess + delta).min(INFINITY))
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search(alpha, beta, depth, 0);
+            if self.stopped {
+                return (score, self.root_pv());
+            }
+            if score <= alpha {
+                if self.is_main && self.timer.elapsed() > Duration::from_secs(3) {
+                    report(&self.report(depth, multipv, alpha, ScoreBound::Upper, self.root_pv()));
+                }
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                if self.is_main && self.timer.elapsed() > Duration::from_secs(3) {
+                    report(&self.report(depth, multipv, beta, ScoreBound::Lower, self.root_pv()));
+                }
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return (score, self.root_pv());
+            }
+            delta += delta / 2;
+        }
+    }
+
+    fn root_pv(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]].to_vec()
+    }
+
+    fn report(&self, depth: i32, multipv: usize, score: i32, bound: ScoreBound, pv: Vec<Move>) -> Report {
+        Report {
+            depth,
+            seldepth: self.seldepth,
+            multipv,
+            score,
+            bound,
+            nodes: self.shared.nodes.load(Ordering::Relaxed) + self.nodes % 1024,
+            elapsed: self.timer.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv,
+        }
+    }
+
+    #[inline]
+    fn count_node(&mut self, ply: usize) {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.nodes % 1024 == 0 {
+            self.shared.nodes.fetch_add(1024, Ordering::Relaxed);
+        }
+    }
+
+    /// Checks the stop flag, and (main thread) the clock and node limit, every 1024 nodes.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes % 1024 != 0 {
+            return false;
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.is_main {
+            let over_nodes =
+                self.limits.nodes.is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
+            let over_time = !self.shared.pondering.load(Ordering::Relaxed) && self.timer.hard_exceeded();
+            if over_nodes || over_time {
+                self.stopped = true;
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        self.stopped
+    }
+
+    /// Fifty-move rule, insufficient material, and repetition: once inside the search tree, or
+    /// twice counting the game's earlier positions.
+    fn is_draw(&self, ply: usize) -> bool {
+        let st = self.pos.state();
+        if st.halfmove_clock >= 100 && !(self.pos.in_check() && legal_moves(&self.pos).is_empty()) {
+            return true;
+        }
+        if self.insufficient_material() {
+            return true;
+        }
+        let history = self.pos.history();
+        let back = (st.halfmove_clock as usize).min(st.plies_from_null as usize).min(history.len());
+        let mut repetitions = 0;
+        let mut i = 4;
+        while i <= back {
+            if history[history.len() - i].key == st.key {
+                if i <= ply {
+                    return true;
+                }
+                repetitions += 1;
+                if repetitions >= 2 {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// No pawns, rooks or queens, and at most one minor piece on the board.
+    fn insufficient_material(&self) -> bool {
+        let p = &self.pos;
+        let heavy = p.pieces_of_type(PieceType::Pawn)
+            | p.pieces_of_type(PieceType::Rook)
+            | p.pieces_of_type(PieceType::Queen);
+        heavy.is_empty()
+            && (p.pieces_of_type(PieceType::Knight) | p.pieces_of_type(PieceType::Bishop)).count() <= 1
+    }
+}
+
+/// Runs a search with `threads` threads (lazy SMP: helpers search the same position and share
+/// the table; only the main thread reports and decides). `histories` holds one move-ordering
+/// memory per thread and is kept between searches.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    pos: &Position,
+    weights: &Weights,
+    params: &SearchParams,
+    shared: &Shared,
+    histories: &mut [History],
+    limits: &Limits,
+    overhead_ms: u64,
+    multipv: usize,
+    report: &mut dyn FnMut(&Report),
+) -> SearchResult {
+    shared.tt.new_search();
+    shared.nodes.store(0, Ordering::Relaxed);
+    let side = pos.side_to_move();
+    let (main_history, helpers) = histories.split_first_mut().expect("at least one thread");
+    std::thread::scope(|scope| {
+        for (i, history) in helpers.iter_mut().enumerate() {
+            let mut helper_limits = limits.clone();
+            helper_limits.nodes = None;
+            let pos = pos.clone();
+            scope.spawn(move || {
+                let timer = TimeManager::new(&Limits::default(), side, 0);
+                let mut s = Searcher::new(pos, weights, params, shared, history, helper_limits, timer, false);
+                // Helpers start at different depths so that they do not all search the same nodes.
+                let _ = i;
+                s.iterate(1, &mut |_| {})
+            });
+        }
+        let timer = TimeManager::new(limits, side, overhead_ms);
+        let mut main =
+            Searcher::new(pos.clone(), weights, params, shared, main_history, limits.clone(), timer, true);
+        let result = main.iterate(multipv, report);
+        // The main thread is done: stop the helpers (they never stop on their own).
+        shared.stop.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,115 @@
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+
+/// Searches `fen` to a fixed depth with one thread; returns the result and the reports.
+fn search_fen(fen: &str, limits: Limits) -> (SearchResult, Vec<Report>) {
+    let pos = Position::from_fen(fen).unwrap();
+    let tt = TranspositionTable::new(8);
+    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+    let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, nodes: AtomicU64::new(0) };
+    let weights = Weights::default();
+    let params = SearchParams::default();
+    let mut histories = vec![History::default()];
+    let mut reports = Vec::new();
+    let result = run(&pos, &weights, &params, &shared, &mut histories, &limits, 0, 1, &mut |r| {
+        reports.push(r.clone())
+    });
+    (result, reports)
+}
+
+fn best(fen: &str, depth: i32) -> (String, i32) {
+    let (r, _) = search_fen(fen, Limits::depth(depth));
+    (Position::from_fen(fen).unwrap().move_to_uci(r.best_move), r.score)
+}
+
+#[test]
+fn finds_mates_in_one_two_and_three() {
+    // Back-rank mate in one.
+    assert_eq!(best("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 4), ("a1a8".to_string(), MATE - 1));
+    // Mate in two (Stockfish agrees): 1. Nf6+ gxf6 2. Bxf7#.
+    assert_eq!(
+        best("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 6),
+        ("d5f6".to_string(), MATE - 3)
+    );
+    // Mate in three (Stockfish agrees): 1. Ra6 and the rook swings to the h-file.
+    let (m, score) = best("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 8);
+    assert_eq!((m.as_str(), score), ("f6a6", MATE - 5));
+}
+
+#[test]
+fn mated_and_stalemated_sides_score_correctly() {
+    // Stalemate: Black has no legal move; the search returns no move and a draw score.
+    let (r, _) = search_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Limits::depth(3));
+    assert_eq!((r.best_move, r.score), (Move::NULL, 0));
+    // With K+Q v K next to stalemate the engine mates instead (Qc8#).
+    assert_eq!(best("7k/8/6K1/5Q2/8/8/8/8 w - - 0 1", 4), ("f5c8".to_string(), MATE - 1));
+}
+
+#[test]
+fn wins_material_in_simple_tactics() {
+    // A knight fork of king and queen.
+    let (m, score) = best("2q1k3/8/8/1N6/8/8/8/R3K3 w - - 0 1", 6);
+    assert_eq!(m, "b5d6");
+    assert!(score > 300, "{score}");
+    // A queen left en prise is taken.
+    assert_eq!(best("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 4).0, "d2d5");
+}
+
+#[test]
+fn reports_are_consistent() {
+    let (r, reports) = search_fen(crate::board::START_FEN, Limits::depth(6));
+    assert_eq!(reports.len(), 6);
+    assert_eq!(reports.last().unwrap().pv.first(), Some(&r.best_move));
+    assert!(reports.windows(2).all(|w| w[0].depth < w[1].depth));
+    assert!(r.nodes > 100);
+}
+
+#[test]
+fn same_search_gives_same_result() {
+    let a =
+        search_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", Limits::depth(7)).0;
+    let b =
+        search_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", Limits::depth(7)).0;
+    assert_eq!(a, b);
+}
+
+#[test]
+fn repetitions_count_twice_in_the_tree_or_thrice_in_the_game() {
+    let tt = TranspositionTable::new(1);
+    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+    let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, nodes: AtomicU64::new(0) };
+    let (weights, params) = (Weights::default(), SearchParams::default());
+    let mut history = History::default();
+    let mut pos = Position::startpos();
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        pos.play_uci(m).unwrap();
+    }
+    let timer = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
+    let s =
+        Searcher::new(pos.clone(), &weights, &params, &shared, &mut history, Limits::default(), timer, true);
+    // Once before the root: not yet a draw at the root, but a draw if it happened inside the tree.
+    assert!(!s.is_draw(0));
+    assert!(s.is_draw(4));
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        pos.play_uci(m).unwrap();
+    }
+    let mut history = History::default();
+    let timer = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
+    let s = Searcher::new(pos, &weights, &params, &shared, &mut history, Limits::default(), timer, true);
+    assert!(s.is_draw(0), "the third occurrence is a draw");
+}
+
+#[test]
+fn fifty_move_rule_is_a_draw() {
+    // Fifty-move rule: a position with halfmove 99 where any move reaches 100.
+    let (_, score) = best("8/8/8/8/8/k7/8/K6R w - - 99 120", 4);
+    assert_eq!(score, 0);
+}
+
+#[test]
+fn node_limit_is_respected() {
+    let (r, _) = search_fen(crate::board::START_FEN, Limits { nodes: Some(20_000), ..Limits::default() });
+    assert!(r.nodes < 40_000, "{}", r.nodes);
+    assert!(!r.best_move.is_null());
+}

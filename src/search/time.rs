@@ -1,0 +1,108 @@
+//! Time management: a soft limit (do not start another iteration past it; it stretches when the
+//! score drops) and a hard limit (stop at once), from the clock, increment and moves to go.
+
+use std::time::{Duration, Instant};
+
+use crate::types::Color;
+
+/// What `go` asked for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    pub mate: Option<i32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Remaining time and increment per side in ms.
+    pub time: [Option<u64>; 2],
+    pub inc: [u64; 2],
+    pub movestogo: Option<u32>,
+}
+
+impl Limits {
+    pub fn depth(d: i32) -> Limits {
+        Limits { depth: Some(d), ..Limits::default() }
+    }
+
+    /// Whether the search stops on the clock at all (not for depth/nodes/mate/infinite only).
+    pub fn is_timed(&self, side: Color) -> bool {
+        self.movetime.is_some() || self.time[side.index()].is_some()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// Limits for `side` to move; `overhead_ms` is kept back for the GUI and the operating system.
+    pub fn new(limits: &Limits, side: Color, overhead_ms: u64) -> TimeManager {
+        let start = Instant::now();
+        if let Some(mt) = limits.movetime {
+            let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
+            return TimeManager { start, soft: Some(t), hard: Some(t) };
+        }
+        let Some(left) = limits.time[side.index()] else {
+            return TimeManager { start, soft: None, hard: None };
+        };
+        let inc = limits.inc[side.index()];
+        // Never plan to use time we do not have: keep the overhead and a small reserve back.
+        let usable = left.saturating_sub(overhead_ms).saturating_sub(left / 50).max(1);
+        let moves_left = limits.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
+        let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2).max(1);
+        let hard =
+            (soft * 4).min(if moves_left == 1 { usable * 9 / 10 } else { usable / 3 }).max(soft.min(usable));
+        TimeManager {
+            start,
+            soft: Some(Duration::from_millis(soft)),
+            hard: Some(Duration::from_millis(hard)),
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Past the hard limit: stop searching now.
+    pub fn hard_exceeded(&self) -> bool {
+        self.hard.is_some_and(|h| self.start.elapsed() >= h)
+    }
+
+    /// Whether another iteration may start: it would likely not finish once half the soft
+    /// limit is gone (each iteration takes about as long as all before it). `stretch` is the
+    /// panic factor in percent (100 = normal; more when the score dropped).
+    pub fn may_start_iteration(&self, stretch: u32) -> bool {
+        match (self.soft, self.hard) {
+            (Some(soft), Some(hard)) => {
+                let budget = (soft * stretch / 100).min(hard);
+                self.start.elapsed() < budget / 2
+            }
+            _ => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_stay_inside_the_clock() {
+        for (left, inc, mtg) in
+            [(1000, 10, None), (100, 0, None), (1000, 0, Some(10)), (50, 0, Some(1)), (60_000, 600, None)]
+        {
+            let limits =
+                Limits { time: [Some(left), None], inc: [inc, 0], movestogo: mtg, ..Limits::default() };
+            let tm = TimeManager::new(&limits, Color::White, 10);
+            let (soft, hard) = (tm.soft.unwrap().as_millis() as u64, tm.hard.unwrap().as_millis() as u64);
+            assert!(soft <= hard, "{left} {inc} {mtg:?}: {soft} > {hard}");
+            assert!(hard <= left.saturating_sub(10).max(1), "{left} {inc} {mtg:?}: hard {hard}");
+        }
+        let movetime = Limits { movetime: Some(500), ..Limits::default() };
+        assert_eq!(TimeManager::new(&movetime, Color::Black, 20).hard, Some(Duration::from_millis(480)));
+    }
+}

@@ -1,0 +1,205 @@
+//! The transposition table: buckets of four 16-byte entries (one 64-byte cache line), shared by
+//! all search threads without locks. Each entry stores `key ^ data` beside `data`, so a torn write
+//! by another thread reads as a miss instead of a wrong hit; moves read from the table are still
+//! checked for legality before use, so a key collision can never corrupt the board.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::types::Move;
+
+/// What a stored score means relative to the true score.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    None = 0,
+    /// The score is at most this (fail-low: all moves were searched and none reached alpha).
+    Upper = 1,
+    /// The score is at least this (fail-high: a move reached beta).
+    Lower = 2,
+    Exact = 3,
+}
+
+/// A decoded table entry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    pub best_move: Move,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Slot; 4]);
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU64,
+}
+
+const GENERATION_MASK: u64 = 0x3f;
+
+fn pack(m: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u64) -> u64 {
+    m.raw() as u64
+        | (score as i16 as u16 as u64) << 16
+        | (eval as i16 as u16 as u64) << 32
+        | (depth.clamp(0, 255) as u64) << 48
+        | (generation & GENERATION_MASK) << 56
+        | (bound as u64) << 62
+}
+
+fn unpack(data: u64) -> TtEntry {
+    TtEntry {
+        best_move: Move::from_raw(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: (data >> 48 & 0xff) as i32,
+        bound: match data >> 62 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        },
+    }
+}
+
+fn generation_of(data: u64) -> u64 {
+    data >> 56 & GENERATION_MASK
+}
+
+impl TranspositionTable {
+    /// A table of (about) `mb` megabytes; at least one bucket.
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
+        TranspositionTable { buckets, generation: AtomicU64::new(0) }
+    }
+
+    pub fn size_mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Empties every entry (ucinewgame).
+    pub fn clear(&mut self) {
+        for bucket in &mut self.buckets {
+            *bucket = Bucket::default();
+        }
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Marks the start of a new search, so older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto the table without a modulo.
+        &self.buckets[((key as u128 * self.buckets.len() as u128) >> 64) as usize]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for slot in &self.bucket(key).0 {
+            let data = slot.data.load(Relaxed);
+            if slot.check.load(Relaxed) ^ data == key && data != 0 {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Replaces the same position's entry (keeping its move if `m` is null), else
+    /// an empty slot, else the shallowest and oldest entry.
+    pub fn store(&self, key: u64, m: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.0[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.0 {
+            let data = slot.data.load(Relaxed);
+            if data == 0 || slot.check.load(Relaxed) ^ data == key {
+                victim = slot;
+                if data != 0 {
+                    let old = unpack(data);
+                    // A shallower result of a different bound must not wipe a deeper exact one.
+                    if bound != Bound::Exact
+                        && depth + 3 < old.depth
+                        && generation_of(data) == generation & GENERATION_MASK
+                    {
+                        return;
+                    }
+                    if m.is_null() {
+                        let data = pack(old.best_move, score, eval, depth, bound, generation);
+                        slot.data.store(data, Relaxed);
+                        slot.check.store(key ^ data, Relaxed);
+                        return;
+                    }
+                }
+                break;
+            }
+            let age = (generation.wrapping_sub(generation_of(data)) & GENERATION_MASK) as i32;
+            let worth = unpack(data).depth - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        let data = pack(m, score, eval, depth, bound, generation);
+        victim.data.store(data, Relaxed);
+        victim.check.store(key ^ data, Relaxed);
+    }
+
+    /// Entries per thousand written during the current search (sampled from the first buckets).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Relaxed) & GENERATION_MASK;
+        let sample = self.buckets.len().min(250);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .flat_map(|b| b.0.iter())
+            .filter(|s| {
+                let d = s.data.load(Relaxed);
+                d != 0 && generation_of(d) == generation
+            })
+            .count();
+        (used * 1000 / (sample * 4)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Square;
+
+    #[test]
+    fn entries_round_trip_and_miss_on_other_keys() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        let m = Move::new(Square::E1, Square::E8);
+        tt.store(0xdead_beef, m, -31_000, 25, 17, Bound::Lower);
+        let e = tt.probe(0xdead_beef).unwrap();
+        assert_eq!((e.best_move, e.score, e.eval, e.depth, e.bound), (m, -31_000, 25, 17, Bound::Lower));
+        assert!(tt.probe(0xdead_bef0).is_none());
+        assert!(tt.hashfull() <= 4);
+    }
+
+    #[test]
+    fn a_bucket_keeps_the_deepest_entries() {
+        let tt = TranspositionTable::new(1);
+        let n = tt.buckets.len() as u64;
+        // Keys that land in bucket 0: multiply-shift maps small keys to 0.
+        let keys: Vec<u64> = (1..=5).collect();
+        assert!(keys.iter().all(|&k| ((k as u128 * n as u128) >> 64) == 0));
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, Move::NULL, 0, 0, 10 - i as i32, Bound::Exact);
+        }
+        // The fifth (shallowest) replaced the shallowest of the four.
+        assert!(tt.probe(1).is_some() && tt.probe(5).is_some());
+        assert!(tt.probe(4).is_none());
+    }
+}
