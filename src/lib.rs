@@ -2,6 +2,7 @@
 //!
 //! Modules mirror the architecture: `types` → `board` → `movegen` → (eval → search) → `uci`.
 
+pub mod bench;
 pub mod board;
 pub mod config;
 pub mod eval;

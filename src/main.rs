@@ -33,6 +33,12 @@ enum Command {
         /// Position as FEN (the rest of the line; quotes optional). Defaults to the start position.
         fen: Vec<String>,
     },
+    /// Search a fixed set of positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = whetstone::bench::BENCH_DEPTH)]
+        depth: i32,
+    },
     /// Print the evaluation of a position, term by term (like Stockfish's `eval`).
     Eval {
         /// Position as FEN (the rest of the line). Defaults to the start position.
@@ -54,7 +60,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Uci) {
         Command::Uci => {
-            if let Err(e) = Uci::new().run() {
+            if let Err(e) = Uci::run_stdio() {
                 eprintln!("whetstone: {e}");
                 return ExitCode::FAILURE;
             }
@@ -70,6 +76,12 @@ fn main() -> ExitCode {
             };
             let divide = perft_divide(&mut pos, depth);
             print!("{}", divide.report(&pos));
+        }
+        Command::Bench { depth } => {
+            if let Err(e) = whetstone::bench::run_bench(depth, &mut std::io::stdout()) {
+                eprintln!("whetstone: {e}");
+                return ExitCode::FAILURE;
+            }
         }
         Command::Eval { fen, params } => {
             let fen = if fen.is_empty() { START_FEN.to_string() } else { fen.join(" ") };

@@ -43,8 +43,9 @@ impl TimeManager {
     pub fn new(limits: &Limits, side: Color, overhead_ms: u64) -> TimeManager {
         let start = Instant::now();
         if let Some(mt) = limits.movetime {
+            // A fixed move time is used in full: no soft limit ends the search early.
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
-            return TimeManager { start, soft: Some(t), hard: Some(t) };
+            return TimeManager { start, soft: None, hard: Some(t) };
         }
         let Some(left) = limits.time[side.index()] else {
             return TimeManager { start, soft: None, hard: None };

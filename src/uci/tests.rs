@@ -1,0 +1,301 @@
+use std::time::{Duration, Instant};
+
+use super::*;
+
+/// A Uci writing into a buffer the test can read.
+fn engine() -> (Uci, Arc<Mutex<Vec<u8>>>) {
+    let buffer = Arc::new(Mutex::new(Vec::new()));
+    let out: Output = buffer.clone();
+    (Uci::new(out), buffer)
+}
+
+fn text(buffer: &Arc<Mutex<Vec<u8>>>) -> String {
+    String::from_utf8_lossy(&buffer.lock().unwrap()).into_owned()
+}
+
+fn run(commands: &[&str]) -> String {
+    let (mut uci, buffer) = engine();
+    for c in commands {
+        uci.handle(c);
+    }
+    uci.worker.stop_and_wait();
+    text(&buffer)
+}
+
+/// Waits until the output contains `needle` (or fails after a few seconds).
+fn wait_for(buffer: &Arc<Mutex<Vec<u8>>>, needle: &str) {
+    let start = Instant::now();
+    while !text(buffer).contains(needle) {
+        assert!(start.elapsed() < Duration::from_secs(20), "no '{needle}' in:\n{}", text(buffer));
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn handshake_declares_the_options() {
+    let out = run(&["uci", "isready"]);
+    assert!(out.starts_with("id name Whetstone"));
+    for option in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "MoveOverhead",
+        "UCI_Chess960",
+        "OwnBook",
+        "BookFile",
+        "EvalFile",
+    ] {
+        assert!(out.contains(&format!("option name {option} type")), "{option}");
+    }
+    assert!(out.contains("uciok\n") && out.ends_with("readyok\n"));
+}
+
+#[test]
+fn go_perft_divides_and_totals() {
+    let out = run(&["position startpos moves e2e4", "go perft 2"]);
+    assert!(out.contains("e7e5: 29\n"), "{out}");
+    assert!(out.contains("\nNodes searched: 600\n"), "{out}");
+}
+
+#[test]
+fn go_depth_gives_info_lines_and_one_bestmove() {
+    let out = run(&["position startpos", "go depth 5"]);
+    assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
+    assert!(out.contains("info depth 5 seldepth"), "{out}");
+    assert!(out.contains(" score cp ") && out.contains(" hashfull ") && out.contains(" pv "), "{out}");
+}
+
+#[test]
+fn stop_right_after_go_and_stop_without_search() {
+    let (mut uci, buffer) = engine();
+    uci.handle("stop");
+    uci.handle("go infinite");
+    uci.handle("stop");
+    uci.handle("isready");
+    wait_for(&buffer, "bestmove");
+    uci.worker.stop_and_wait();
+    let out = text(&buffer);
+    assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
+    assert!(out.contains("readyok"));
+}
+
+#[test]
+fn infinite_waits_for_stop_and_isready_answers_meanwhile() {
+    let (mut uci, buffer) = engine();
+    uci.handle("position fen 8/8/8/8/8/8/k7/K6R w - - 0 1");
+    uci.handle("go infinite");
+    uci.handle("isready");
+    wait_for(&buffer, "readyok");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!text(&buffer).contains("bestmove"), "infinite must not answer before stop");
+    uci.handle("stop");
+    wait_for(&buffer, "bestmove");
+    assert_eq!(uci.worker.state(), worker::State::Waiting);
+}
+
+#[test]
+fn ponder_then_ponderhit_finishes_on_the_clock() {
+    let (mut uci, buffer) = engine();
+    uci.handle("position startpos moves e2e4");
+    uci.handle("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!text(&buffer).contains("bestmove"));
+    uci.handle("ponderhit");
+    wait_for(&buffer, "bestmove");
+    uci.worker.stop_and_wait();
+}
+
+#[test]
+fn go_during_a_search_and_quit_during_a_search() {
+    let (mut uci, buffer) = engine();
+    uci.handle("go infinite");
+    uci.handle("go depth 3");
+    wait_for(&buffer, "info depth 3");
+    uci.worker.stop_and_wait();
+    assert_eq!(text(&buffer).matches("bestmove ").count(), 2, "{}", text(&buffer));
+    uci.handle("go infinite");
+    assert_eq!(uci.handle("quit"), Flow::Quit);
+    assert_eq!(text(&buffer).matches("bestmove ").count(), 3);
+}
+
+#[test]
+fn movetime_is_respected() {
+    let (mut uci, buffer) = engine();
+    let start = Instant::now();
+    uci.handle("go movetime 300");
+    wait_for(&buffer, "bestmove");
+    let elapsed = start.elapsed();
+    assert!(elapsed >= Duration::from_millis(200) && elapsed < Duration::from_millis(1000), "{elapsed:?}");
+}
+
+#[test]
+fn mate_and_stalemate_roots() {
+    let out = run(&["position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go depth 4"]);
+    assert!(out.contains("score mate 1") && out.contains("bestmove a1a8"), "{out}");
+    let out = run(&["position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "go depth 4"]);
+    assert!(out.contains("bestmove 0000"), "{out}");
+}
+
+#[test]
+fn bad_input_is_reported_not_fatal() {
+    let out = run(&[
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position startpos moves e2e4 e2e4 d7d5",
+        "d",
+        "go perft x",
+        "frobnicate",
+        "position",
+        "setoption name UCI_Chess960 value maybe",
+        "setoption name Hash value -3",
+        "setoption name Nonsense value 1",
+        "setoption",
+        "go depth 2 sideways",
+    ]);
+    assert!(out.contains("info string invalid FEN"), "{out}");
+    assert!(out.contains("'e2e4' is not legal"), "{out}");
+    // The legal prefix was applied, the rest not.
+    assert!(out.contains("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{out}");
+    assert!(out.contains("go perft needs a depth"));
+    assert!(out.contains("unknown command 'frobnicate'"));
+    assert!(out.contains("malformed position command"));
+    assert!(out.contains("UCI_Chess960 takes true or false"));
+    assert!(out.contains("Hash: -3 is outside"));
+    assert!(out.contains("unknown option 'Nonsense'"));
+    assert!(out.contains("malformed setoption"));
+    assert!(out.contains("unknown 'go' parameter 'sideways'") && out.contains("bestmove"), "{out}");
+}
+
+#[test]
+fn eval_command_and_eval_file() {
+    let out = run(&["position startpos moves e2e4", "eval"]);
+    assert!(out.trim_end().lines().last().unwrap().starts_with("Final evaluation: "), "{out}");
+    let out = run(&["setoption name EvalFile value /nonexistent/eval.toml"]);
+    assert!(out.contains("EvalFile not loaded") && out.contains("cannot read"), "{out}");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/params/eval.toml");
+    let out = run(&[&format!("setoption name EvalFile value {path}")]);
+    assert!(out.contains("using parameters from"), "{out}");
+    // A file with a value out of bounds is refused, naming the term.
+    let bad = std::env::temp_dir().join(format!("whetstone-bad-{}.toml", std::process::id()));
+    let text = std::fs::read_to_string(path).unwrap().replacen("mg = [ 100, 320", "mg = [ 100, 9999", 1);
+    std::fs::write(&bad, text).unwrap();
+    let out = run(&[&format!("setoption name EvalFile value {}", bad.display())]);
+    std::fs::remove_file(&bad).ok();
+    assert!(out.contains("term 'material' [knight] mg: 9999 is outside its bounds"), "{out}");
+}
+
+#[test]
+fn tunable_option_names_are_uci_safe() {
+    let options = options::tunable_options(&ParamSet::baked());
+    assert!(options.len() > 500);
+    assert!(options.iter().all(|(n, _, _)| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')));
+    assert!(options.iter().any(|(n, _, _)| n == "pst_knight_e4_mg"));
+}
+
+#[cfg(feature = "uci-tunables")]
+#[test]
+fn tunable_options_change_the_evaluation() {
+    let (mut uci, buffer) = engine();
+    uci.handle("uci");
+    assert!(text(&buffer).contains("option name tempo_mg type spin default"));
+    assert!(text(&buffer).contains("option name nmp_base type spin default 3"));
+    uci.handle("setoption name tempo_mg value 42");
+    assert_eq!(uci.worker.weights().mg[crate::eval::baked::idx::TEMPO], 42);
+}
+
+/// Random command lines built from protocol words never panic the engine.
+#[test]
+fn random_command_lines_never_panic() {
+    let words = [
+        "uci",
+        "isready",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "perft",
+        "setoption",
+        "name",
+        "value",
+        "UCI_Chess960",
+        "true",
+        "e2e4",
+        "e7e5",
+        "e1g1",
+        "a7a8q",
+        "8/8/8/8/8/8/8/K6k",
+        "w",
+        "b",
+        "-",
+        "KQkq",
+        "0",
+        "1",
+        "2",
+        "-1",
+        "99999999999",
+        "d",
+        "stop",
+        "ucinewgame",
+        "\u{e9}",
+        "",
+        "depth",
+        "nodes",
+        "Hash",
+        "eval",
+    ];
+    let mut state = 0x9e37_79b9_u64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let (mut uci, _buffer) = engine();
+    for _ in 0..3_000 {
+        let line: Vec<&str> = (0..next(8)).map(|_| words[next(words.len())]).collect();
+        let mut line = line.join(" ");
+        if line.starts_with("go") {
+            line = "go depth 1".to_string(); // keep searches short
+        }
+        if line.contains("perft") {
+            line = line.replace("99999999999", "1").replace("perft 2", "perft 1");
+        }
+        assert_eq!(uci.handle(&line), Flow::Continue, "{line}");
+    }
+    uci.worker.stop_and_wait();
+}
+
+#[test]
+fn chess960_castling_notation() {
+    // Queen-side castling is legal (king takes rook: e1b1); king-side crosses the g-file rook's attack.
+    let fen = "position fen 1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1";
+    let out = run(&["setoption name UCI_Chess960 value true", fen, "go perft 1"]);
+    assert!(out.contains("e1b1: 1\n") && !out.contains("e1g1: 1\n"), "{out}");
+    assert!(out.contains("Nodes searched: 25\n"), "{out}");
+    let out = run(&["position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "go perft 1"]);
+    assert!(out.contains("e1g1: 1\n") && out.contains("e1c1: 1\n"), "{out}");
+}
+
+#[test]
+fn multipv_reports_distinct_moves() {
+    let out = run(&["setoption name MultiPV value 3", "position startpos", "go depth 4"]);
+    let last: Vec<&str> = out.lines().filter(|l| l.starts_with("info depth 4 ")).collect();
+    assert_eq!(last.len(), 3, "{out}");
+    let firsts: std::collections::HashSet<&str> =
+        last.iter().map(|l| l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap()).collect();
+    assert_eq!(firsts.len(), 3);
+}
+
+#[test]
+fn threads_and_hash_can_change_between_searches() {
+    let out = run(&[
+        "setoption name Threads value 2",
+        "setoption name Hash value 32",
+        "position startpos",
+        "go depth 6",
+        "setoption name Threads value 1",
+        "go depth 3",
+    ]);
+    assert_eq!(out.matches("bestmove ").count(), 2, "{out}");
+}
