@@ -35,7 +35,17 @@ fn solve(positions: &[(String, Vec<String>)], depth: i32) -> usize {
             let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
             let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, nodes: AtomicU64::new(0) };
             let mut histories = vec![History::default()];
-            let r = run(&pos, &weights, &params, &shared, &mut histories, &Limits::depth(depth), 0, 1, &mut |_| {});
+            let r = run(
+                &pos,
+                &weights,
+                &params,
+                &shared,
+                &mut histories,
+                &Limits::depth(depth),
+                0,
+                1,
+                &mut |_| {},
+            );
             let san = pos.move_to_san(r.best_move);
             // WAC writes checks with '+' inconsistently: compare without suffixes.
             let plain = |s: &str| s.trim_end_matches(['+', '#']).to_string();

@@ -80,7 +80,7 @@ impl Position {
 
     /// Whether `m` is a legal move here (for moves from untrusted sources: hash tables, books).
     pub fn is_legal(&self, m: Move) -> bool {
-        !m.is_null() && legal_moves(self).contains(m)
+        crate::movegen::is_legal_move(self, m)
     }
 
     /// The legal move `m` in Standard Algebraic Notation: `Nbd7`, `exd5`, `e8=Q+`, `O-O-O#`.

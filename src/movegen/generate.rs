@@ -194,7 +194,7 @@ fn pawn_group_moves<const K: u8, S: MoveSink>(
 /// En-passant captures onto `ep`, each verified exactly: with the capturing and the captured
 /// pawn lifted and the capturer on `ep`, no enemy slider may see the king, and any non-slider
 /// checker must be the captured pawn itself.
-fn en_passant_moves<S: MoveSink>(pos: &Position, ep: Square, sink: &mut S) {
+pub(super) fn en_passant_moves<S: MoveSink>(pos: &Position, ep: Square, sink: &mut S) {
     let us = pos.side_to_move();
     let them = !us;
     let king = pos.king_square(us);
@@ -216,7 +216,7 @@ fn en_passant_moves<S: MoveSink>(pos: &Position, ep: Square, sink: &mut S) {
 
 /// Castling (encoded king takes own rook) when the right exists, the squares between are empty,
 /// and the king is not in check and crosses or lands on no attacked square.
-fn castling_moves<S: MoveSink>(pos: &Position, sink: &mut S) {
+pub(super) fn castling_moves<S: MoveSink>(pos: &Position, sink: &mut S) {
     let us = pos.side_to_move();
     let king = pos.king_square(us);
     let config = pos.castling_config();

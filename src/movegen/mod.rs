@@ -3,6 +3,7 @@
 pub mod attacks;
 mod checks;
 mod generate;
+mod legality;
 pub mod magic;
 mod magic_numbers;
 mod movelist;
@@ -10,6 +11,7 @@ pub mod perft;
 
 pub use checks::gives_check;
 pub use generate::{generate, kind};
+pub use legality::is_legal_move;
 pub use movelist::{MoveCounter, MoveList, MoveSink, MAX_MOVES};
 
 use crate::board::Position;
