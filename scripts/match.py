@@ -33,8 +33,11 @@ def parse_tc(text):
     return {"moves": None, "base": float(base), "inc": float(inc or 0)}
 
 
-def open_engine(command, options):
-    engine = chess.engine.SimpleEngine.popen_uci(command.split())
+def open_engine(command, options, protocol="uci"):
+    if protocol == "xboard":
+        engine = chess.engine.SimpleEngine.popen_xboard(command.split())
+    else:
+        engine = chess.engine.SimpleEngine.popen_uci(command.split())
     for key, value in options.items():
         engine.configure({key: value})
     return engine
@@ -44,9 +47,11 @@ def play_game(args, fen, engine_white, tc, game_id):
     """Returns (result from White's view '1-0'/'0-1'/'1/2-1/2', reason, pgn game)."""
     names = [args.engine, args.opponent] if engine_white else [args.opponent, args.engine]
     options = [dict(args.engine_option), dict(args.opponent_option)]
+    protocols = ["uci", args.opponent_protocol]
     if not engine_white:
         options.reverse()
-    engines = [open_engine(names[0], options[0]), open_engine(names[1], options[1])]
+        protocols.reverse()
+    engines = [open_engine(names[i], options[i], protocols[i]) for i in range(2)]
     board = chess.Board(fen)
     clocks = [tc["base"], tc["base"]]
     moves_played = [0, 0]
@@ -98,20 +103,13 @@ def play_game(args, fen, engine_white, tc, game_id):
     return result, reason, game
 
 
-def elo(score, n):
-    """Elo difference and 95% half-width from a score fraction over n games (normal approximation)."""
-    if n == 0 or score <= 0 or score >= 1:
-        return float("nan"), float("nan")
-    diff = -400 * math.log10(1 / score - 1)
-    return diff, None
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default="target/release/whetstone")
     ap.add_argument("--engine-option", action="append", default=[], type=lambda s: tuple(s.split("=", 1)))
     ap.add_argument("--opponent", default="/usr/games/stockfish")
     ap.add_argument("--opponent-option", action="append", default=[], type=lambda s: tuple(s.split("=", 1)))
+    ap.add_argument("--opponent-protocol", choices=["uci", "xboard"], default="uci")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--tc", default="1+0.01")
     ap.add_argument("--concurrency", type=int, default=2)

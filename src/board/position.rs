@@ -62,7 +62,7 @@ impl Position {
             castling_config: CastlingConfig::default(),
             chess960: false,
             st: State::default(),
-            history: Vec::with_capacity(256),
+            history: Vec::new(),
         }
     }
 

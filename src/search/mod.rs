@@ -360,5 +360,49 @@ pub fn run(
     })
 }
 
+/// Quiescence search on its own, for dataset tools: is a position quiet (its quiescence score
+/// equals its static evaluation), and what is its quiescence leaf (Texel's resolution). Reusable
+/// across positions: it keeps a small table and move-ordering memory.
+pub struct Quiescence {
+    tt: TranspositionTable,
+    history: History,
+    params: SearchParams,
+    stop: AtomicBool,
+    pondering: AtomicBool,
+}
+
+impl Default for Quiescence {
+    fn default() -> Quiescence {
+        Quiescence {
+            tt: TranspositionTable::with_buckets(1024),
+            history: History::default(),
+            params: SearchParams::default(),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+        }
+    }
+}
+
+impl Quiescence {
+    /// The quiescence score (side to move's view) and the capture sequence leading to its leaf.
+    pub fn search(&mut self, pos: &Position, weights: &Weights) -> (i32, Vec<Move>) {
+        let shared = Shared { tt: &self.tt, stop: &self.stop, pondering: &self.pondering, nodes: AtomicU64::new(0) };
+        let timer = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
+        let mut s = Searcher::new(pos.clone(), weights, &self.params, &shared, &mut self.history, Limits::default(), timer, false);
+        let score = s.qsearch(-INFINITY, INFINITY, 0, 0);
+        (score, s.root_pv())
+    }
+
+    /// The position at the end of the quiescence principal variation.
+    pub fn leaf(&mut self, pos: &Position, weights: &Weights) -> Position {
+        let (_, pv) = self.search(pos, weights);
+        let mut leaf = pos.clone();
+        for m in pv {
+            leaf.make_move(m);
+        }
+        leaf
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -113,3 +113,19 @@ fn node_limit_is_respected() {
     assert!(r.nodes < 40_000, "{}", r.nodes);
     assert!(!r.best_move.is_null());
 }
+
+#[test]
+fn quiescence_resolves_captures() {
+    let weights = Weights::default();
+    let mut q = Quiescence::default();
+    // White can win a queen for a pawn... only if it is not defended: it is hanging here.
+    let pos = Position::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    let (score, pv) = q.search(&pos, &weights);
+    assert_eq!(pv.first().map(|&m| pos.move_to_uci(m)), Some("e4d5".to_string()));
+    assert!(score > crate::eval::evaluate(&pos, &weights) + 500);
+    let leaf = q.leaf(&pos, &weights);
+    assert_eq!(leaf.to_fen(), "4k3/8/8/3P4/8/8/8/4K3 b - - 0 1");
+    // A quiet position is its own leaf.
+    let quiet = Position::startpos();
+    assert_eq!(q.search(&quiet, &weights).0, crate::eval::evaluate(&quiet, &weights));
+}

@@ -82,6 +82,13 @@ impl TranspositionTable {
         TranspositionTable { buckets, generation: AtomicU64::new(0) }
     }
 
+    /// A table of exactly `count` buckets (for small tables that are not sized in megabytes).
+    pub fn with_buckets(count: usize) -> TranspositionTable {
+        let mut buckets = Vec::with_capacity(count.max(1));
+        buckets.resize_with(count.max(1), Bucket::default);
+        TranspositionTable { buckets, generation: AtomicU64::new(0) }
+    }
+
     pub fn size_mb(&self) -> usize {
         (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
