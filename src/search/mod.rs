@@ -333,6 +333,34 @@ pub fn run(
     multipv: usize,
     report: &mut dyn FnMut(&Report),
 ) -> SearchResult {
+    run_from(
+        std::time::Instant::now(),
+        pos,
+        weights,
+        params,
+        shared,
+        histories,
+        limits,
+        overhead_ms,
+        multipv,
+        report,
+    )
+}
+
+/// [`run`] with the clock started at `start` (when the GUI's `go` arrived).
+#[allow(clippy::too_many_arguments)]
+pub fn run_from(
+    start: std::time::Instant,
+    pos: &Position,
+    weights: &Weights,
+    params: &SearchParams,
+    shared: &Shared,
+    histories: &mut [History],
+    limits: &Limits,
+    overhead_ms: u64,
+    multipv: usize,
+    report: &mut dyn FnMut(&Report),
+) -> SearchResult {
     shared.tt.new_search();
     shared.nodes.store(0, Ordering::Relaxed);
     let side = pos.side_to_move();
@@ -386,9 +414,19 @@ impl Default for Quiescence {
 impl Quiescence {
     /// The quiescence score (side to move's view) and the capture sequence leading to its leaf.
     pub fn search(&mut self, pos: &Position, weights: &Weights) -> (i32, Vec<Move>) {
-        let shared = Shared { tt: &self.tt, stop: &self.stop, pondering: &self.pondering, nodes: AtomicU64::new(0) };
+        let shared =
+            Shared { tt: &self.tt, stop: &self.stop, pondering: &self.pondering, nodes: AtomicU64::new(0) };
         let timer = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
-        let mut s = Searcher::new(pos.clone(), weights, &self.params, &shared, &mut self.history, Limits::default(), timer, false);
+        let mut s = Searcher::new(
+            pos.clone(),
+            weights,
+            &self.params,
+            &shared,
+            &mut self.history,
+            Limits::default(),
+            timer,
+            false,
+        );
         let score = s.qsearch(-INFINITY, INFINITY, 0, 0);
         (score, s.root_pv())
     }

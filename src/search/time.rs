@@ -41,7 +41,12 @@ pub struct TimeManager {
 impl TimeManager {
     /// Limits for `side` to move; `overhead_ms` is kept back for the GUI and the operating system.
     pub fn new(limits: &Limits, side: Color, overhead_ms: u64) -> TimeManager {
-        let start = Instant::now();
+        Self::starting_at(Instant::now(), limits, side, overhead_ms)
+    }
+
+    /// The same, with the clock started at `start` (when `go` arrived, not when the search
+    /// thread got going: under load that can be milliseconds later).
+    pub fn starting_at(start: Instant, limits: &Limits, side: Color, overhead_ms: u64) -> TimeManager {
         if let Some(mt) = limits.movetime {
             // A fixed move time is used in full: no soft limit ends the search early.
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));

@@ -73,6 +73,7 @@ impl Worker {
     /// Starts searching `pos`. A search still running (a GUI's protocol error) is stopped first,
     /// and prints its own bestmove, so every `go` gets exactly one.
     pub fn go(&mut self, pos: Position, limits: Limits, options: &Options) {
+        let start = std::time::Instant::now();
         self.stop_and_wait();
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(limits.ponder, Ordering::SeqCst);
