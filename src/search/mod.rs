@@ -378,7 +378,7 @@ pub fn run_from(
                 s.iterate(1, &mut |_| {})
             });
         }
-        let timer = TimeManager::new(limits, side, overhead_ms);
+        let timer = TimeManager::starting_at(start, limits, side, overhead_ms);
         let mut main =
             Searcher::new(pos.clone(), weights, params, shared, main_history, limits.clone(), timer, true);
         let result = main.iterate(multipv, report);

@@ -92,7 +92,8 @@ impl Worker {
             let mut histories = histories.lock().unwrap_or_else(|e| e.into_inner());
             let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, nodes: AtomicU64::new(0) };
             let mut report = |r: &Report| send(&out, &info_line(&pos, r));
-            let result = search::run(
+            let result = search::run_from(
+                start,
                 &pos,
                 &weights,
                 &params,
