@@ -1,10 +1,16 @@
 //! `tune`: the Whetstone tuning workbench.
 //!
-//! `export` works today. The other subcommands are the planned interface; each lands with its own
-//! issue (datasets and the Texel tuner, then self-play and the black-box optimisers). Until then
-//! they say so and exit with status 2.
+//! Modules follow the data flow: `dataset` (labelled positions) -> `model` (traces, objective)
+//! -> `optim` (Adam, local search) -> `texel` (the run) -> `export`/`report`. The self-play
+//! optimisers (PBIL, CLOP, SPSA) are planned; they say so and exit with status 2.
 
+mod bench;
+mod dataset;
 mod export;
+mod model;
+mod optim;
+mod report;
+mod texel;
 
 use std::process::ExitCode;
 
@@ -22,34 +28,41 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Texel tuning: fit the evaluation to game results over labelled positions.
+    Texel(texel::TexelArgs),
+    /// Labelled-position datasets: statistics, format conversion (and PGN games to positions), splits.
+    #[command(subcommand)]
+    Dataset(dataset::DatasetCommand),
     /// Write a params file into the engine build (src/eval/baked.rs, recorded in engine.toml) and
     /// as a normalised TOML.
     Export(export::ExportArgs),
-    /// Texel tuning over labelled positions (planned).
-    Texel,
+    /// Tuner speed: load rate, bytes per position, epoch time and ns per coefficient.
+    Bench(bench::BenchArgs),
     /// Population-based incremental learning over self-play matches (planned).
     Pbil,
     /// Confident local optimisation over self-play matches (planned).
     Clop,
     /// Simultaneous perturbation stochastic approximation over self-play matches (planned).
     Spsa,
-    /// Dataset statistics, conversion and splitting (planned).
-    Dataset,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Export(args) => match export::run(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("tune export: {e:#}");
-                ExitCode::FAILURE
-            }
-        },
+    let result = match &cli.command {
+        Command::Texel(args) => texel::run(args),
+        Command::Dataset(command) => dataset::run(command),
+        Command::Export(args) => export::run(args),
+        Command::Bench(args) => bench::run(args),
         planned => {
             eprintln!("tune {planned:?}: not implemented yet; it lands with its own issue (see the README).");
-            ExitCode::from(2)
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tune: {e:#}");
+            ExitCode::FAILURE
         }
     }
 }

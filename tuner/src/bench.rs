@@ -1,0 +1,62 @@
+//! `tune bench`: the tuner's speed on a dataset: load rate, bytes per position, and the time of
+//! one full-gradient epoch with one thread and with all threads (ns per non-zero coefficient).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Result;
+use whetstone::params::ParamSet;
+
+use crate::model::{Layout, Model};
+use crate::texel::load_traces;
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Labelled positions to load (e.g. ../shared/data/texel/tcec-quiet-labeled-1m.epd).
+    #[arg(long, default_value = "datasets/tcec-quiet-50k.epd")]
+    pub data: PathBuf,
+    /// Epochs to time per thread count (the best is reported).
+    #[arg(long, default_value_t = 5)]
+    pub epochs: usize,
+}
+
+pub fn run(args: &BenchArgs) -> Result<()> {
+    let set = ParamSet::baked();
+    let layout = Layout::new(&set);
+    let w: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let start = Instant::now();
+    let store = one.install(|| load_traces(std::slice::from_ref(&args.data), false, false))?;
+    let load = start.elapsed().as_secs_f64();
+    let n = store.len();
+    let coefficients = store.coefficient_count() + store.king_index.len();
+    println!("positions            {n}");
+    println!("load (1 thread)      {load:.2} s, {:.0} positions/s", n as f64 / load);
+    println!("bytes per position   {:.1}", store.bytes_per_position());
+    println!("coefficients/pos     {:.1} (linear {:.1} + king-safety {:.1})", coefficients as f64 / n as f64,
+        store.coefficient_count() as f64 / n as f64, store.king_index.len() as f64 / n as f64);
+    let model = Model { layout: &layout, store: &store };
+    for threads in [1, cores] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+        let best = pool.install(|| {
+            (0..args.epochs.max(1))
+                .map(|_| {
+                    let t = Instant::now();
+                    std::hint::black_box(model.loss_and_gradient(&w, 1.0));
+                    t.elapsed().as_secs_f64()
+                })
+                .fold(f64::MAX, f64::min)
+        });
+        println!(
+            "epoch ({threads} thread{})    {:.1} ms, {:.2} ns per coefficient per thread",
+            if threads == 1 { "" } else { "s" },
+            best * 1e3,
+            best * 1e9 * threads as f64 / coefficients as f64
+        );
+        if cores == 1 {
+            break;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,351 @@
+//! The labelled-position line formats: parsing (detected per line) and writing.
+//!
+//! Accepted, one position per line:
+//!
+//! | format | example |
+//! | --- | --- |
+//! | EPD, zurichess/texel style | `<4-field FEN> c9 "1/2-1/2";` (other opcodes may come before or after `c9`) |
+//! | Ethereal, lichess-big3-resolved | `<FEN> [1.0]`, `<FEN> [1-0]`; an integer after `]` (Ethereal's search score) is ignored |
+//! | pipe | `<FEN> \| 1-0` |
+//! | CSV | `<FEN>,1-0` (a `fen,result` header line is skipped) |
+//!
+//! The FEN may have 4 or 6 fields everywhere. A result is `1-0`, `1/2-1/2`, `0-1`, or the number 1, 0.5
+//! or 0 (`1.0`, `0.50`, ... too); it is always White's point of view. Blank lines and lines starting with
+//! `#` are ignored.
+
+use whetstone::Position;
+
+use super::Outcome;
+
+/// An output line format (`tune dataset convert --format`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// `<4-field FEN> c9 "1-0";` (zurichess quiet-labeled.epd style; the move counters are dropped)
+    Epd,
+    /// `<FEN> [1.0]` (Ethereal style: 6-field FEN, result 1.0 / 0.5 / 0.0)
+    Ethereal,
+    /// `fen,result` with a header line, result 1.0 / 0.5 / 0.0
+    Csv,
+}
+
+impl Format {
+    /// The line written before any position (the CSV header), if any.
+    pub fn header(self) -> Option<&'static str> {
+        match self {
+            Format::Csv => Some("fen,result"),
+            Format::Epd | Format::Ethereal => None,
+        }
+    }
+}
+
+/// Writes one labelled position in `format` (no line terminator).
+pub fn format_line(pos: &Position, outcome: Outcome, format: Format) -> String {
+    let fen = pos.to_fen();
+    match format {
+        Format::Epd => {
+            let epd: Vec<&str> = fen.split(' ').take(4).collect();
+            format!("{} c9 \"{}\";", epd.join(" "), result_pgn(outcome))
+        }
+        Format::Ethereal => format!("{fen} [{}]", result_decimal(outcome)),
+        Format::Csv => format!("{fen},{}", result_decimal(outcome)),
+    }
+}
+
+/// The result as PGN writes it: `1-0`, `1/2-1/2`, `0-1`.
+pub fn result_pgn(outcome: Outcome) -> &'static str {
+    ["0-1", "1/2-1/2", "1-0"][result_index(outcome)]
+}
+
+/// The result as a decimal: `1.0`, `0.5`, `0.0`.
+pub fn result_decimal(outcome: Outcome) -> &'static str {
+    ["0.0", "0.5", "1.0"][result_index(outcome)]
+}
+
+/// 0 for a loss, 1 for a draw, 2 for a win (White's view): the index into `LoadSummary::by_result`.
+pub fn result_index(outcome: Outcome) -> usize {
+    if outcome < 0.25 {
+        0
+    } else if outcome > 0.75 {
+        2
+    } else {
+        1
+    }
+}
+
+/// Parses a result in any accepted spelling.
+pub fn parse_result(text: &str) -> Result<Outcome, String> {
+    let bad = || {
+        format!("bad result '{text}': expected 1-0, 1/2-1/2 or 0-1 (or 1, 0.5, 0) from White's point of view")
+    };
+    match text {
+        "1-0" => return Ok(1.0),
+        "0-1" => return Ok(0.0),
+        "1/2-1/2" | "½-½" => return Ok(0.5),
+        _ => {}
+    }
+    // Numbers: only plain decimals (no signs, exponents, "inf" or "nan").
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return Err(bad());
+    }
+    match text.parse::<f32>() {
+        Ok(v) if v == 0.0 || v == 0.5 || v == 1.0 => Ok(v),
+        _ => Err(bad()),
+    }
+}
+
+/// What a line looks like, decided by its punctuation (a FEN contains none of `[ | , ; "`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Shape {
+    Bracket,
+    Pipe,
+    Csv,
+    Epd,
+}
+
+fn shape(line: &str) -> Shape {
+    if line.contains('[') || line.contains(']') {
+        Shape::Bracket
+    } else if line.contains('|') {
+        Shape::Pipe
+    } else if line.contains(',') {
+        Shape::Csv
+    } else {
+        Shape::Epd
+    }
+}
+
+const NO_RESULT: &str = "no game result after the FEN: expected `c9 \"1-0\";`, `[1.0]`, `| 1-0` or `,1-0` \
+     (result 1-0, 1/2-1/2 or 0-1)";
+
+/// Parses one line (without its line terminator). `Ok(None)` for blank and comment (`#`) lines and for a
+/// `fen,result` CSV header.
+pub fn parse_line(line: &str) -> Result<Option<(Position, Outcome)>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let (fen, result) = match shape(line) {
+        Shape::Bracket => split_bracket(line)?,
+        Shape::Pipe => split_pipe(line)?,
+        Shape::Csv => {
+            if line.eq_ignore_ascii_case("fen,result") {
+                return Ok(None);
+            }
+            split_csv(line)?
+        }
+        Shape::Epd => split_epd(line)?,
+    };
+    let outcome = parse_result(result)?;
+    let pos = parse_fen(fen)?;
+    Ok(Some((pos, outcome)))
+}
+
+fn parse_fen(fen: &str) -> Result<Position, String> {
+    let fen = fen.trim();
+    if fen.is_empty() {
+        return Err("missing FEN before the result".to_string());
+    }
+    Position::from_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))
+}
+
+/// `<FEN> [result]`, optionally followed by an integer score.
+fn split_bracket(line: &str) -> Result<(&str, &str), String> {
+    let (Some(open), Some(close)) = (line.find('['), line.rfind(']')) else {
+        return Err(format!("unbalanced brackets: expected `<FEN> [result]`, e.g. `[1.0]`; {NO_RESULT}"));
+    };
+    if close < open || line[open + 1..].contains('[') {
+        return Err("unbalanced brackets: expected `<FEN> [result]`, e.g. `[1.0]`".to_string());
+    }
+    let after = line[close + 1..].trim();
+    if !after.is_empty() && after.strip_prefix('-').unwrap_or(after).parse::<u32>().is_err() {
+        return Err(format!("unexpected text '{after}' after `[result]` (only a score may follow)"));
+    }
+    Ok((&line[..open], line[open + 1..close].trim()))
+}
+
+/// `<FEN> | result`.
+fn split_pipe(line: &str) -> Result<(&str, &str), String> {
+    let mut parts = line.split('|');
+    let (fen, result) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    if parts.next().is_some() {
+        return Err("more than one '|': expected `<FEN> | <result>`".to_string());
+    }
+    Ok((fen, result.trim()))
+}
+
+/// `<FEN>,result`.
+fn split_csv(line: &str) -> Result<(&str, &str), String> {
+    let mut parts = line.split(',');
+    let (fen, result) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    if parts.next().is_some() {
+        return Err("more than one ',': expected `<FEN>,<result>`".to_string());
+    }
+    Ok((fen, result.trim().trim_matches('"')))
+}
+
+/// `<4-field FEN> [halfmove fullmove] op; op; ...` with a `c9 "<result>"` operation.
+fn split_epd(line: &str) -> Result<(&str, &str), String> {
+    // The position: four fields, then the two move counters if present.
+    let mut rest = line;
+    for field in 0..6 {
+        let trimmed = rest.trim_start();
+        let end = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
+        let token = &trimmed[..end];
+        if token.is_empty() {
+            if field < 4 {
+                // Too short to be a FEN: say so rather than asking for a result.
+                return Err(parse_fen(line).err().unwrap_or_else(|| NO_RESULT.to_string()));
+            }
+            break;
+        }
+        if field >= 4 && !token.bytes().all(|b| b.is_ascii_digit()) {
+            break;
+        }
+        rest = &trimmed[end..];
+    }
+    let fen = &line[..line.len() - rest.len()];
+    let ops = rest.trim();
+    if ops.is_empty() {
+        return Err(NO_RESULT.to_string());
+    }
+    for op in ops.split(';') {
+        let op = op.trim();
+        let (code, value) = op.split_once(char::is_whitespace).unwrap_or((op, ""));
+        if code == "c9" {
+            let value = value.trim();
+            let unquoted = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
+            return Ok((fen, unquoted.trim()));
+        }
+    }
+    Err(format!("EPD operations '{ops}' have no c9 result opcode (expected e.g. `c9 \"1-0\";`)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FEN4: &str = "r2qkbnr/p4ppp/bp2p3/2ppP3/1n1P4/5N2/PPP1NPPP/R1BQKB1R w KQkq -";
+    const FEN6: &str = "r2qkbnr/p4ppp/bp2p3/2ppP3/1n1P4/5N2/PPP1NPPP/R1BQKB1R w KQkq - 3 9";
+
+    fn parsed(line: &str) -> (String, Outcome) {
+        let (pos, outcome) = parse_line(line).unwrap_or_else(|e| panic!("{line}: {e}")).expect("a position");
+        (pos.to_fen(), outcome)
+    }
+
+    #[test]
+    fn every_line_format_parses_to_the_right_position_and_result() {
+        let with_counters = FEN6.to_string();
+        let default_counters = format!("{FEN4} 0 1");
+        let cases: Vec<(String, &str, Outcome)> = vec![
+            (format!("{FEN4} c9 \"1/2-1/2\";"), &default_counters, 0.5),
+            (format!("{FEN4} c9 \"1-0\";"), &default_counters, 1.0),
+            (format!("{FEN4} c9 \"0-1\";"), &default_counters, 0.0),
+            (format!("{FEN4} bm Nc3; id \"x\"; c9 \"0-1\";"), &default_counters, 0.0),
+            (format!("{FEN4} c9 \"1-0\""), &default_counters, 1.0),
+            (format!("{FEN6} c9 \"1-0\";"), &with_counters, 1.0),
+            (format!("{FEN6} [1.0]"), &with_counters, 1.0),
+            (format!("{FEN6} [0.5]"), &with_counters, 0.5),
+            (format!("{FEN4} [0.0]"), &default_counters, 0.0),
+            (format!("{FEN6} [1-0]"), &with_counters, 1.0),
+            (format!("{FEN6} [1/2-1/2]"), &with_counters, 0.5),
+            (format!("{FEN4} [0-1]"), &default_counters, 0.0),
+            (format!("{FEN6} [0.5] -37"), &with_counters, 0.5),
+            (format!("{FEN6} | 1-0"), &with_counters, 1.0),
+            (format!("{FEN4} | 0.5"), &default_counters, 0.5),
+            (format!("{FEN6} | 0"), &with_counters, 0.0),
+            (format!("{FEN6} | 1/2-1/2"), &with_counters, 0.5),
+            (format!("{FEN6},1-0"), &with_counters, 1.0),
+            (format!("{FEN4},0.5"), &default_counters, 0.5),
+            (format!("{FEN6},0"), &with_counters, 0.0),
+            (format!("{FEN6},\"0-1\""), &with_counters, 0.0),
+            (format!("  {FEN6} [1.0]  \r"), &with_counters, 1.0),
+        ];
+        for (line, fen, outcome) in cases {
+            assert_eq!(parsed(&line), (fen.to_string(), outcome), "{line}");
+        }
+    }
+
+    #[test]
+    fn the_documented_zurichess_line_parses() {
+        let (fen, outcome) =
+            parsed(r#"r2qkbnr/p4ppp/bp2p3/2ppP3/1n1P4/5N2/PPP1NPPP/R1BQKB1R w KQkq - c9 "1/2-1/2";"#);
+        assert_eq!(fen, "r2qkbnr/p4ppp/bp2p3/2ppP3/1n1P4/5N2/PPP1NPPP/R1BQKB1R w KQkq - 0 1");
+        assert_eq!(outcome, 0.5);
+    }
+
+    #[test]
+    fn blank_comment_and_header_lines_are_not_positions() {
+        for line in ["", "   ", "# a comment", "  # indented comment", "fen,result", "FEN,Result"] {
+            assert!(matches!(parse_line(line), Ok(None)), "{line:?}");
+        }
+    }
+
+    fn error(line: &str) -> String {
+        match parse_line(line) {
+            Err(e) => e,
+            Ok(r) => panic!("{line}: accepted as {:?}", r.map(|(p, o)| (p.to_fen(), o))),
+        }
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        let cases = [
+            // (line, words the message must contain)
+            (format!("{FEN4} c9 \"2-0\";"), vec!["bad result '2-0'"]),
+            (format!("{FEN4} [0.7]"), vec!["bad result '0.7'"]),
+            (format!("{FEN4} [nan]"), vec!["bad result 'nan'"]),
+            (format!("{FEN4} [-1]"), vec!["bad result '-1'"]),
+            (format!("{FEN4} []"), vec!["bad result ''"]),
+            (format!("{FEN4} [1.0"), vec!["unbalanced brackets"]),
+            (format!("{FEN4} [1.0] draw"), vec!["unexpected text 'draw'"]),
+            (format!("{FEN4} | 1-0 | 0"), vec!["more than one '|'"]),
+            (format!("{FEN4},1-0,x"), vec!["more than one ','"]),
+            (format!("{FEN4} bm Nc3;"), vec!["no c9 result opcode"]),
+            (FEN6.to_string(), vec!["no game result"]),
+            (FEN4.to_string(), vec!["no game result"]),
+            ("rnbqkbnr/pppppppp w KQkq - [1.0]".to_string(), vec!["bad FEN", "8 separated by '/'"]),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - [1.0]".to_string(), vec!["bad piece letter 'X'"]),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - c9 \"1-0\";".to_string(), vec!["side to move 'x'"]),
+            ("8/8/8/8/8/8/8/K7 w - - | 1-0".to_string(), vec!["Black has 0 kings"]),
+            (" [1.0]".to_string(), vec!["missing FEN"]),
+            ("hello world".to_string(), vec!["bad FEN", "fields"]),
+            ("\u{0}\u{1}garbage".to_string(), vec!["bad FEN"]),
+        ];
+        for (line, words) in cases {
+            let message = error(&line);
+            for word in words {
+                assert!(message.contains(word), "{line:?}: message {message:?} lacks {word:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn results_parse_in_every_spelling_and_nothing_else() {
+        for (text, v) in [("1-0", 1.0), ("0-1", 0.0), ("1/2-1/2", 0.5), ("1", 1.0), ("1.0", 1.0), ("1.00", 1.0)] {
+            assert_eq!(parse_result(text), Ok(v), "{text}");
+        }
+        for (text, v) in [("0.5", 0.5), (".5", 0.5), ("0", 0.0), ("0.0", 0.0), ("½-½", 0.5)] {
+            assert_eq!(parse_result(text), Ok(v), "{text}");
+        }
+        for text in ["", "*", "1-1", "0.25", "2", "-0", "+1", "1e0", "inf", "1/2", "0.5.0"] {
+            assert!(parse_result(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn written_lines_parse_back_to_the_same_position_and_result() {
+        let pos = Position::from_fen(FEN6).unwrap();
+        for format in [Format::Epd, Format::Ethereal, Format::Csv] {
+            for outcome in [0.0, 0.5, 1.0] {
+                let line = format_line(&pos, outcome, format);
+                let (back, o) = parse_line(&line).unwrap().unwrap();
+                assert_eq!(o, outcome, "{line}");
+                let expected = if format == Format::Epd { format!("{FEN4} 0 1") } else { FEN6.to_string() };
+                assert_eq!(back.to_fen(), expected, "{line}");
+            }
+        }
+        assert_eq!(format_line(&pos, 0.5, Format::Epd), format!("{FEN4} c9 \"1/2-1/2\";"));
+        assert_eq!(format_line(&pos, 1.0, Format::Ethereal), format!("{FEN6} [1.0]"));
+        assert_eq!(format_line(&pos, 0.0, Format::Csv), format!("{FEN6},0.0"));
+    }
+}

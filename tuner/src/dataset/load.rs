@@ -1,0 +1,176 @@
+//! Loading a labelled-position file: read in blocks, parse each block's lines in parallel, keep file
+//! order, count and report broken lines, reject files that are not datasets at all.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use whetstone::Position;
+
+use super::formats::{parse_line, result_index};
+use super::{LoadOptions, LoadSummary, Outcome};
+
+/// How many problems a summary lists (all are counted).
+pub const MAX_PROBLEMS: usize = 20;
+/// A file none of whose first this many position lines parse is not a dataset.
+pub const SNIFF_LINES: usize = 100;
+/// Bytes read and parsed per block.
+const BLOCK_BYTES: usize = 4 << 20;
+
+/// Parses a labelled-position file in parallel; see [`super::load`].
+pub fn load<T: Send>(
+    path: &Path,
+    options: &LoadOptions,
+    map: impl Fn(&Position, Outcome) -> T + Sync,
+) -> Result<(Vec<T>, LoadSummary)> {
+    let name = path.display().to_string();
+    let mut file = File::open(path).with_context(|| format!("cannot open {name}"))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let bar = progress_bar(options.progress, size, &name);
+
+    let mut values = Vec::new();
+    let mut summary = LoadSummary::default();
+    // Lines that are neither blank nor comments, and how many of the first SNIFF_LINES parsed.
+    let mut candidates = 0usize;
+    let mut block = Vec::with_capacity(BLOCK_BYTES + 4096);
+    let mut first = true;
+    loop {
+        // Fill the block; carry any partial last line over to the next one.
+        let start = block.len();
+        block.resize(start + BLOCK_BYTES, 0);
+        let n = read_full(&mut file, &mut block[start..]).with_context(|| format!("reading {name}"))?;
+        block.truncate(start + n);
+        let eof = n == 0;
+        if first {
+            first = false;
+            check_text(&block, &name)?;
+        }
+        if block.is_empty() && eof {
+            break;
+        }
+        let end = if eof { block.len() } else { block.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) };
+        if end == 0 {
+            continue; // one very long line: read more
+        }
+        let lines = split_lines(&block[..end]);
+        let parsed: Vec<Result<Option<(usize, T)>, String>> = lines
+            .par_iter()
+            .map(|&bytes| {
+                let text = std::str::from_utf8(bytes)
+                    .map_err(|e| format!("not UTF-8 text (bad byte at column {})", e.valid_up_to() + 1))?;
+                Ok(parse_line(text)?.map(|(pos, outcome)| (result_index(outcome), map(&pos, outcome))))
+            })
+            .collect();
+        for result in parsed {
+            summary.lines += 1;
+            let line = summary.lines;
+            match result {
+                Ok(None) => {}
+                Ok(Some((index, value))) => {
+                    candidates += 1;
+                    summary.loaded += 1;
+                    summary.by_result[index] += 1;
+                    values.push(value);
+                }
+                Err(message) => {
+                    candidates += 1;
+                    let problem = format!("{name}:{line}: {message}");
+                    if options.strict {
+                        bar.finish_and_clear();
+                        bail!(problem);
+                    }
+                    summary.skipped += 1;
+                    if summary.problems.len() < MAX_PROBLEMS {
+                        summary.problems.push(problem);
+                    }
+                }
+            }
+            if candidates == SNIFF_LINES && summary.loaded == 0 {
+                bar.finish_and_clear();
+                bail!(not_a_dataset(&name, &summary, &format!("none of its first {SNIFF_LINES} position lines")));
+            }
+        }
+        bar.inc(end as u64);
+        block.drain(..end);
+        if eof {
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    if summary.loaded == 0 {
+        if summary.skipped == 0 {
+            bail!("{name} holds no positions ({} lines, all blank or comments)", summary.lines);
+        }
+        bail!(not_a_dataset(&name, &summary, &format!("none of its {} position lines", summary.skipped)));
+    }
+    Ok((values, summary))
+}
+
+fn not_a_dataset(name: &str, summary: &LoadSummary, which: &str) -> String {
+    let first = summary.problems.first().map_or(String::new(), |p| format!("; the first: {p}"));
+    format!(
+        "{name} is not a labelled-position file: {which} parse (expected lines like \
+         `<FEN> c9 \"1-0\";`, `<FEN> [1.0]`, `<FEN> | 1-0` or `<FEN>,1-0`){first}"
+    )
+}
+
+/// Rejects compressed and binary files by their first bytes.
+fn check_text(head: &[u8], name: &str) -> Result<()> {
+    let magic: [(&[u8], &str); 5] = [
+        (b"\x1f\x8b", "gzip"),
+        (b"\x28\xb5\x2f\xfd", "zstd"),
+        (b"\xfd7zXZ\x00", "xz"),
+        (b"BZh", "bzip2"),
+        (b"PK\x03\x04", "zip"),
+    ];
+    for (bytes, kind) in magic {
+        if head.starts_with(bytes) {
+            bail!("{name} is {kind}-compressed, not a labelled-position text file: decompress it first");
+        }
+    }
+    let sample = &head[..head.len().min(64 << 10)];
+    if let Some(offset) = sample.iter().position(|&b| b == 0) {
+        bail!("{name} is binary, not a labelled-position text file (a NUL byte at offset {offset})");
+    }
+    Ok(())
+}
+
+/// The lines of a block that ends with a newline (or at the end of the file), without terminators.
+fn split_lines(block: &[u8]) -> Vec<&[u8]> {
+    let body = block.strip_suffix(b"\n").unwrap_or(block);
+    if block.is_empty() {
+        return Vec::new();
+    }
+    body.split(|&b| b == b'\n').map(|line| line.strip_suffix(b"\r").unwrap_or(line)).collect()
+}
+
+/// Reads until `buf` is full or the file ends; returns the bytes read.
+fn read_full(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+pub(super) fn progress_bar(show: bool, bytes: u64, name: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(bytes);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta})")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(name.to_string());
+    bar
+}

@@ -1,0 +1,95 @@
+//! Labelled positions for Texel tuning: loading, statistics, conversion and splitting.
+//!
+//! - [`load`] reads a labelled-position file in parallel and maps every position to a compact value at
+//!   once (the tuner core keeps traces, never millions of `Position`s).
+//! - [`parse_line`] is the per-line parser; the accepted formats are listed in [`formats`].
+//! - [`DatasetCommand`] / [`run`] are the `tune dataset stats|convert|split` subcommands; `convert` also
+//!   turns PGN games into labelled positions ([`pgn`]).
+//!
+//! Layout: `formats.rs` (line formats in and out), `load.rs` (parallel loading), `pgn.rs` (games to
+//! positions), `split.rs` (train/validation split), `stats.rs` (counts by result and phase),
+//! `commands.rs` (the clap subcommands).
+
+pub mod commands;
+pub mod formats;
+mod load;
+pub mod pgn;
+pub mod split;
+pub mod stats;
+
+#[cfg(test)]
+mod testutil;
+
+use std::fmt;
+use std::path::Path;
+
+use whetstone::Position;
+
+pub use commands::{run, DatasetCommand};
+pub use formats::{parse_line, Format};
+
+/// A game result from White's point of view: 1.0 win, 0.5 draw, 0.0 loss.
+pub type Outcome = f32;
+
+/// How [`load`] treats broken lines and whether it shows progress.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Abort on the first broken line (its `file:line: message` is the error) instead of skipping it.
+    pub strict: bool,
+    /// Show a progress bar on stderr (hidden anyway when stderr is not a terminal).
+    pub progress: bool,
+}
+
+/// What loading found: counts, and the first problems (`file:line: message`), for the summary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadSummary {
+    /// Lines in the file, blank and comment lines included.
+    pub lines: usize,
+    /// Positions loaded (the length of the returned vector).
+    pub loaded: usize,
+    /// Broken lines skipped.
+    pub skipped: usize,
+    /// The first broken lines (at most [`load::MAX_PROBLEMS`]), as `file:line: what is wrong`.
+    pub problems: Vec<String>,
+    /// Loaded positions by result: losses, draws, wins (White's view).
+    pub by_result: [usize; 3],
+}
+
+impl fmt::Display for LoadSummary {
+    /// `1000 positions (1-0 310, 1/2 554, 0-1 136) from 1002 lines; 2 broken lines skipped`, then one
+    /// line per listed problem.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [losses, draws, wins] = self.by_result;
+        write!(
+            f,
+            "{} positions (1-0 {wins}, 1/2 {draws}, 0-1 {losses}) from {} lines; {} broken line{} skipped",
+            self.loaded,
+            self.lines,
+            self.skipped,
+            if self.skipped == 1 { "" } else { "s" }
+        )?;
+        for problem in &self.problems {
+            write!(f, "\n  {problem}")?;
+        }
+        if self.skipped > self.problems.len() {
+            write!(f, "\n  ... and {} more", self.skipped - self.problems.len())?;
+        }
+        Ok(())
+    }
+}
+
+/// Parses a labelled-position file in parallel (rayon), calling `map` on every good position, and returns
+/// the mapped values in file order.
+///
+/// Formats are detected per line (see [`formats`]). A broken line is reported as
+/// `<file>:<line>: <what is wrong>`, skipped and counted; with `strict` the first one aborts with that
+/// message. A file that is not a dataset at all (compressed or binary, or none of its first 100
+/// non-blank, non-comment lines parse, or no position in it) is rejected at once with a clear error.
+/// Shows an indicatif progress bar when `progress` is set.
+pub fn load<T: Send>(
+    path: &Path,
+    options: &LoadOptions,
+    map: impl Fn(&Position, Outcome) -> T + Sync,
+) -> anyhow::Result<(Vec<T>, LoadSummary)> {
+    load::load(path, options, map)
+}

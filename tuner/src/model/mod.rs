@@ -1,0 +1,12 @@
+//! The tuner's model of the evaluation: every position as its coefficient trace in a compact
+//! struct-of-arrays store, and the evaluation, loss and gradient computed from the traces alone
+//! (no board), in double precision.
+
+pub mod objective;
+pub mod store;
+
+pub use objective::{Layout, Model};
+pub use store::TraceStore;
+
+#[cfg(test)]
+pub(crate) mod tests;

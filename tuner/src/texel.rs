@@ -1,0 +1,399 @@
+//! `tune texel`: fit the evaluation to game results.
+//!
+//! 1. Load the params file and the datasets, tracing every position once (in parallel).
+//! 2. Fit the sigmoid scale K on the starting weights and report it.
+//! 3. Optimise the selected terms (Adam on analytic gradients, or Texel's local search), logging
+//!    train and validation loss per epoch (CSV and JSON) and checkpointing every N epochs and on
+//!    Ctrl-C; `--resume` continues from the checkpoint with the same result as an uninterrupted run.
+//! 4. Write the tuned params (TOML and the Rust module), a loss-curve PNG and a summary.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use whetstone::eval::trace;
+use whetstone::params::{to_rust_module, ParamSet};
+
+use crate::dataset::{self, LoadOptions};
+use crate::model::store::{Compact, TraceStore};
+use crate::model::{Layout, Model};
+use crate::optim::{local_search_pass, Adam};
+use crate::report;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Optimizer {
+    /// Adam over the full batch with analytic gradients.
+    Adam,
+    /// Texel's local search: ±1 per value, keep what lowers the error (slow; small sets).
+    Local,
+}
+
+/// Options of `tune texel`.
+#[derive(clap::Args, Debug, Clone, Serialize, Deserialize)]
+pub struct TexelArgs {
+    /// Starting parameters.
+    #[arg(long, default_value = "params/eval.toml")]
+    pub params: PathBuf,
+    /// Labelled positions (EPD with c9 results, `[1.0]` lines, `fen | result`, CSV).
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// Validation positions; without them a deterministic fraction of --data is held out.
+    #[arg(long, num_args = 1..)]
+    pub valid: Vec<PathBuf>,
+    /// Fraction of --data held out for validation when --valid is not given.
+    #[arg(long, default_value_t = 0.1)]
+    pub valid_fraction: f64,
+    /// Tune only the terms matching these globs (`pst.*`, `mobility.knight`); default: all tunable.
+    #[arg(long, num_args = 1..)]
+    pub only: Vec<String>,
+    #[arg(long, value_enum, default_value = "adam")]
+    pub optimizer: Optimizer,
+    /// Epochs (Adam steps over the full batch, or local-search passes).
+    #[arg(long, default_value_t = 200)]
+    pub epochs: usize,
+    /// Adam's learning rate, in centipawns per step.
+    #[arg(long, default_value_t = 1.0)]
+    pub learning_rate: f64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Run folder: logs, checkpoint, tuned params, plots.
+    #[arg(long, default_value = "reports/texel")]
+    pub out: PathBuf,
+    /// Write a checkpoint every this many epochs (and at Ctrl-C).
+    #[arg(long, default_value_t = 10)]
+    pub checkpoint_every: usize,
+    /// Continue from the run folder's checkpoint.
+    #[arg(long)]
+    pub resume: bool,
+    /// Abort on the first broken dataset line instead of skipping it.
+    #[arg(long)]
+    pub strict: bool,
+    /// Seed of the train/validation split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Hide progress bars.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// One epoch's log line.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct EpochLog {
+    pub epoch: usize,
+    pub train_loss: f64,
+    pub valid_loss: f64,
+    pub k: f64,
+    pub learning_rate: f64,
+    pub seconds: f64,
+}
+
+/// Everything needed to continue a run exactly.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Checkpoint {
+    pub epoch: usize,
+    pub k: f64,
+    pub weights: Vec<f64>,
+    pub adam: Adam,
+    pub log: Vec<EpochLog>,
+    pub best_loss: f64,
+}
+
+/// Traced datasets, split into training and validation sets.
+pub struct Data {
+    pub train: TraceStore,
+    pub valid: TraceStore,
+}
+
+/// Loads files into one trace store, printing rates and problems.
+pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<TraceStore> {
+    let mut compacts = Vec::new();
+    for path in paths {
+        let start = Instant::now();
+        let (items, summary) = dataset::load(path, &LoadOptions { strict, progress }, |pos, result| {
+            Compact::new(&trace(pos), result)
+        })
+        .with_context(|| format!("loading {}", path.display()))?;
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "{}: {} positions in {:.2} s ({:.0}/s); {} lines skipped",
+            path.display(),
+            summary.loaded,
+            secs,
+            summary.loaded as f64 / secs.max(1e-9),
+            summary.skipped
+        );
+        for problem in summary.problems.iter().take(5) {
+            eprintln!("  {problem}");
+        }
+        compacts.extend(items);
+    }
+    Ok(TraceStore::from_compacts(&compacts))
+}
+
+/// Deterministic hold-out: position i goes to validation when its hash falls below the fraction.
+pub fn split(store: &TraceStore, fraction: f64, seed: u64) -> Data {
+    let is_valid = |i: usize| {
+        let mut z = (i as u64).wrapping_add(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) as f64 / u64::MAX as f64) < fraction
+    };
+    Data {
+        train: store.subset((0..store.len()).filter(|&i| !is_valid(i))),
+        valid: store.subset((0..store.len()).filter(|&i| is_valid(i))),
+    }
+}
+
+pub fn run(args: &TexelArgs) -> Result<()> {
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    pool.install(|| run_in_pool(args))
+}
+
+fn run_in_pool(args: &TexelArgs) -> Result<()> {
+    let set = ParamSet::load(&args.params)?;
+    set.check_layout(&ParamSet::baked(), &args.params.display().to_string())?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    let progress = !args.quiet;
+    let all = load_traces(&args.data, args.strict, progress)?;
+    let data = if args.valid.is_empty() {
+        split(&all, args.valid_fraction, args.seed)
+    } else {
+        Data { train: all, valid: load_traces(&args.valid, args.strict, progress)? }
+    };
+    if data.train.is_empty() {
+        bail!("no training positions");
+    }
+    eprintln!(
+        "{} training and {} validation positions, {:.1} bytes per position, {:.1} coefficients per position",
+        data.train.len(),
+        data.valid.len(),
+        data.train.bytes_per_position(),
+        data.train.coefficient_count() as f64 / data.train.len() as f64
+    );
+    let patterns: Vec<&str> = args.only.iter().map(String::as_str).collect();
+    let selected = set.select(&patterns)?;
+    if selected.is_empty() {
+        bail!("no tunable values match {:?}", args.only);
+    }
+    let outcome = optimise(args, &set, &data, &selected)?;
+    finish(args, &set, &data, &outcome)
+}
+
+/// The state at the end of optimisation.
+pub struct Outcome {
+    pub weights: Vec<f64>,
+    pub k: f64,
+    pub log: Vec<EpochLog>,
+    pub interrupted: bool,
+}
+
+/// Runs (or resumes) the epochs; writes logs and checkpoints as it goes.
+pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize]) -> Result<Outcome> {
+    let layout = Layout::new(set);
+    let train = Model { layout: &layout, store: &data.train };
+    let valid = Model { layout: &layout, store: &data.valid };
+    let bounds = set.value_bounds();
+    let checkpoint_path = args.out.join("checkpoint.json");
+    let mut state = if args.resume {
+        let text = std::fs::read_to_string(&checkpoint_path)
+            .with_context(|| format!("--resume: reading {}", checkpoint_path.display()))?;
+        let c: Checkpoint = serde_json::from_str(&text).context("--resume: the checkpoint is damaged")?;
+        if c.weights.len() != layout.values {
+            bail!("--resume: the checkpoint has {} values, the params file {}", c.weights.len(), layout.values);
+        }
+        eprintln!("resuming at epoch {} (K = {:.4})", c.epoch, c.k);
+        c
+    } else {
+        let weights: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
+        let start = Instant::now();
+        let k = train.fit_k(&weights);
+        eprintln!("fitted K = {k:.4} in {:.2} s", start.elapsed().as_secs_f64());
+        let loss = train.loss(&weights, k);
+        let log = vec![EpochLog {
+            epoch: 0,
+            train_loss: loss,
+            valid_loss: if data.valid.is_empty() { f64::NAN } else { valid.loss(&weights, k) },
+            k,
+            learning_rate: args.learning_rate,
+            seconds: 0.0,
+        }];
+        Checkpoint { epoch: 0, k, adam: Adam::new(layout.values, args.learning_rate), weights, log, best_loss: loss }
+    };
+
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let flag = interrupted.clone();
+        // A second handler cannot be installed (e.g. in tests); then Ctrl-C simply kills the run.
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    }
+    let bar = if args.quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(args.epochs as u64) };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("epoch {pos}/{len} {bar:30} {msg} ETA {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_position(state.epoch as u64);
+    let run_start = Instant::now();
+    while state.epoch < args.epochs {
+        let epoch_start = Instant::now();
+        let train_loss = match args.optimizer {
+            Optimizer::Adam => {
+                let (loss, grad) = train.loss_and_gradient(&state.weights, state.k);
+                state.adam.update(&mut state.weights, &grad, selected, &bounds);
+                loss
+            }
+            Optimizer::Local => {
+                let k = state.k;
+                let (loss, _) = local_search_pass(&mut state.weights, selected, &bounds, 1.0, |w| train.loss(w, k), state.best_loss);
+                state.best_loss = loss;
+                loss
+            }
+        };
+        state.epoch += 1;
+        let entry = EpochLog {
+            epoch: state.epoch,
+            train_loss,
+            valid_loss: if data.valid.is_empty() { f64::NAN } else { valid.loss(&state.weights, state.k) },
+            k: state.k,
+            learning_rate: state.adam.learning_rate,
+            seconds: epoch_start.elapsed().as_secs_f64(),
+        };
+        bar.set_message(format!("train {:.6} valid {:.6}", entry.train_loss, entry.valid_loss));
+        bar.set_position(state.epoch as u64);
+        state.log.push(entry);
+        write_logs(&args.out, &state.log)?;
+        let stop = interrupted.load(Ordering::SeqCst);
+        if stop || state.epoch % args.checkpoint_every.max(1) == 0 || state.epoch == args.epochs {
+            write_atomically(&checkpoint_path, &serde_json::to_string(&state)?)?;
+        }
+        if stop {
+            bar.abandon_with_message("interrupted: checkpoint written; continue with --resume");
+            return Ok(Outcome { weights: state.weights, k: state.k, log: state.log, interrupted: true });
+        }
+    }
+    bar.finish();
+    eprintln!("{} epochs in {:.1} s", args.epochs, run_start.elapsed().as_secs_f64());
+    Ok(Outcome { weights: state.weights, k: state.k, log: state.log, interrupted: false })
+}
+
+/// Writes a file through a temporary name, so a kill never leaves half a checkpoint.
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))
+}
+
+fn write_logs(out: &Path, log: &[EpochLog]) -> Result<()> {
+    let mut csv = String::from("epoch,train_loss,valid_loss,k,learning_rate,seconds\n");
+    for e in log {
+        csv.push_str(&format!(
+            "{},{:.9},{:.9},{:.6},{},{:.4}\n",
+            e.epoch, e.train_loss, e.valid_loss, e.k, e.learning_rate, e.seconds
+        ));
+    }
+    write_atomically(&out.join("log.csv"), &csv)?;
+    write_atomically(&out.join("log.json"), &serde_json::to_string_pretty(log)?)
+}
+
+/// Tuned values rounded into the set, written as TOML and Rust, with the plot and summary.
+fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Outcome) -> Result<()> {
+    if outcome.interrupted {
+        bail!("interrupted after epoch {}; run again with --resume to continue", outcome.log.len() - 1);
+    }
+    let mut tuned = set.clone();
+    let rounded: Vec<i32> = outcome.weights.iter().map(|w| w.round() as i32).collect();
+    tuned.set_values(&rounded);
+    let toml_path = args.out.join("tuned.toml");
+    std::fs::write(&toml_path, tuned.to_toml())?;
+    std::fs::write(args.out.join("eval_params.rs"), to_rust_module(&tuned, &toml_path.display().to_string()))?;
+    std::fs::write(args.out.join("run.json"), serde_json::to_string_pretty(args)?)?;
+    let layout = Layout::new(set);
+    let start: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
+    let end: Vec<f64> = rounded.iter().map(|&v| v as f64).collect();
+    let summary = report::summary(set, &tuned, &outcome.log, |w| {
+        let m = Model { layout: &layout, store: if data.valid.is_empty() { &data.train } else { &data.valid } };
+        m.loss(w, outcome.k)
+    }, &start, &end);
+    std::fs::write(args.out.join("summary.txt"), &summary)?;
+    if let Err(e) = report::loss_curve(&args.out.join("loss.png"), &outcome.log) {
+        eprintln!("loss curve not drawn: {e:#}");
+    }
+    println!("{summary}");
+    println!(
+        "wrote {}/tuned.toml, eval_params.rs, log.csv, log.json, summary.txt, loss.png\n\
+         bake it into the engine with: tune export --params {}",
+        args.out.display(),
+        toml_path.display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::tests::random_positions;
+
+    fn data() -> Data {
+        let positions = random_positions(3000, 3);
+        let compacts: Vec<Compact> = positions
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Compact::new(&trace(p), [0.0, 0.5, 1.0][i % 3]))
+            .collect();
+        split(&TraceStore::from_compacts(&compacts), 0.2, 1)
+    }
+
+    fn args(out: &Path, epochs: usize, resume: bool) -> TexelArgs {
+        TexelArgs {
+            params: PathBuf::from("params/eval.toml"),
+            data: vec![],
+            valid: vec![],
+            valid_fraction: 0.2,
+            only: vec![],
+            optimizer: Optimizer::Adam,
+            epochs,
+            learning_rate: 1.0,
+            threads: None,
+            out: out.to_path_buf(),
+            checkpoint_every: 2,
+            resume,
+            strict: false,
+            seed: 1,
+            quiet: true,
+        }
+    }
+
+    #[test]
+    fn split_is_deterministic_and_partitions() {
+        let d = data();
+        let again = data();
+        assert_eq!(d.train.len() + d.valid.len(), 3000);
+        assert!(d.valid.len() > 450 && d.valid.len() < 750, "{}", d.valid.len());
+        assert_eq!(d.valid, again.valid);
+    }
+
+    #[test]
+    fn resumed_run_equals_uninterrupted_run_and_lowers_the_loss() {
+        let d = data();
+        let set = ParamSet::baked();
+        let selected = set.select(&[]).unwrap();
+        let dir = std::env::temp_dir().join(format!("whetstone-texel-{}", std::process::id()));
+        let (a, b) = (dir.join("straight"), dir.join("resumed"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let straight = optimise(&args(&a, 6, false), &set, &d, &selected).unwrap();
+        optimise(&args(&b, 3, false), &set, &d, &selected).unwrap();
+        let resumed = optimise(&args(&b, 6, true), &set, &d, &selected).unwrap();
+        assert_eq!(straight.weights, resumed.weights);
+        assert_eq!(straight.log.len(), 7);
+        let losses: Vec<f64> = straight.log.iter().map(|e| e.train_loss).collect();
+        assert!(losses[6] < losses[0], "{losses:?}");
+        let csv = std::fs::read_to_string(a.join("log.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 8);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
