@@ -34,8 +34,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     println!("positions            {n}");
     println!("load (1 thread)      {load:.2} s, {:.0} positions/s", n as f64 / load);
     println!("bytes per position   {:.1}", store.bytes_per_position());
-    println!("coefficients/pos     {:.1} (linear {:.1} + king-safety {:.1})", coefficients as f64 / n as f64,
-        store.coefficient_count() as f64 / n as f64, store.king_index.len() as f64 / n as f64);
+    println!(
+        "coefficients/pos     {:.1} (linear {:.1} + king-safety {:.1})",
+        coefficients as f64 / n as f64,
+        store.coefficient_count() as f64 / n as f64,
+        store.king_index.len() as f64 / n as f64
+    );
     let model = Model { layout: &layout, store: &store };
     for threads in [1, cores] {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;

@@ -19,7 +19,8 @@ pub fn summary(
 ) -> String {
     let names = before.value_names();
     let (old, new) = (before.values(), after.values());
-    let mut changes: Vec<(usize, i32)> = (0..old.len()).map(|i| (i, new[i] - old[i])).filter(|&(_, d)| d != 0).collect();
+    let mut changes: Vec<(usize, i32)> =
+        (0..old.len()).map(|i| (i, new[i] - old[i])).filter(|&(_, d)| d != 0).collect();
     changes.sort_by_key(|&(i, d)| (std::cmp::Reverse(d.abs()), i));
     let mut out = String::new();
     if let (Some(first), Some(last)) = (log.first(), log.last()) {
@@ -64,7 +65,8 @@ pub fn loss_curve(path: &Path, log: &[EpochLog]) -> Result<()> {
         .map_err(|e| anyhow!("{e}"))?
         .label("train")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE));
-    let valid: Vec<(f64, f64)> = log.iter().filter(|e| e.valid_loss.is_finite()).map(|e| (e.epoch as f64, e.valid_loss)).collect();
+    let valid: Vec<(f64, f64)> =
+        log.iter().filter(|e| e.valid_loss.is_finite()).map(|e| (e.epoch as f64, e.valid_loss)).collect();
     if !valid.is_empty() {
         chart
             .draw_series(LineSeries::new(valid, &RED))
@@ -72,7 +74,12 @@ pub fn loss_curve(path: &Path, log: &[EpochLog]) -> Result<()> {
             .label("validation")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED));
     }
-    chart.configure_series_labels().border_style(BLACK).background_style(WHITE).draw().map_err(|e| anyhow!("{e}"))?;
+    chart
+        .configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()
+        .map_err(|e| anyhow!("{e}"))?;
     root.present().map_err(|e| anyhow!("{e}"))?;
     Ok(())
 }

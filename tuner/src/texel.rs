@@ -204,7 +204,11 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
             .with_context(|| format!("--resume: reading {}", checkpoint_path.display()))?;
         let c: Checkpoint = serde_json::from_str(&text).context("--resume: the checkpoint is damaged")?;
         if c.weights.len() != layout.values {
-            bail!("--resume: the checkpoint has {} values, the params file {}", c.weights.len(), layout.values);
+            bail!(
+                "--resume: the checkpoint has {} values, the params file {}",
+                c.weights.len(),
+                layout.values
+            );
         }
         eprintln!("resuming at epoch {} (K = {:.4})", c.epoch, c.k);
         c
@@ -222,7 +226,14 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
             learning_rate: args.learning_rate,
             seconds: 0.0,
         }];
-        Checkpoint { epoch: 0, k, adam: Adam::new(layout.values, args.learning_rate), weights, log, best_loss: loss }
+        Checkpoint {
+            epoch: 0,
+            k,
+            adam: Adam::new(layout.values, args.learning_rate),
+            weights,
+            log,
+            best_loss: loss,
+        }
     };
 
     let interrupted = Arc::new(AtomicBool::new(false));
@@ -231,7 +242,11 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
         // A second handler cannot be installed (e.g. in tests); then Ctrl-C simply kills the run.
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
-    let bar = if args.quiet { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(args.epochs as u64) };
+    let bar = if args.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(args.epochs as u64)
+    };
     bar.set_style(
         indicatif::ProgressStyle::with_template("epoch {pos}/{len} {bar:30} {msg} ETA {eta}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
@@ -248,7 +263,14 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
             }
             Optimizer::Local => {
                 let k = state.k;
-                let (loss, _) = local_search_pass(&mut state.weights, selected, &bounds, 1.0, |w| train.loss(w, k), state.best_loss);
+                let (loss, _) = local_search_pass(
+                    &mut state.weights,
+                    selected,
+                    &bounds,
+                    1.0,
+                    |w| train.loss(w, k),
+                    state.best_loss,
+                );
                 state.best_loss = loss;
                 loss
             }
@@ -309,15 +331,28 @@ fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Outcome) -> R
     tuned.set_values(&rounded);
     let toml_path = args.out.join("tuned.toml");
     std::fs::write(&toml_path, tuned.to_toml())?;
-    std::fs::write(args.out.join("eval_params.rs"), to_rust_module(&tuned, &toml_path.display().to_string()))?;
+    std::fs::write(
+        args.out.join("eval_params.rs"),
+        to_rust_module(&tuned, &toml_path.display().to_string()),
+    )?;
     std::fs::write(args.out.join("run.json"), serde_json::to_string_pretty(args)?)?;
     let layout = Layout::new(set);
     let start: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
     let end: Vec<f64> = rounded.iter().map(|&v| v as f64).collect();
-    let summary = report::summary(set, &tuned, &outcome.log, |w| {
-        let m = Model { layout: &layout, store: if data.valid.is_empty() { &data.train } else { &data.valid } };
-        m.loss(w, outcome.k)
-    }, &start, &end);
+    let summary = report::summary(
+        set,
+        &tuned,
+        &outcome.log,
+        |w| {
+            let m = Model {
+                layout: &layout,
+                store: if data.valid.is_empty() { &data.train } else { &data.valid },
+            };
+            m.loss(w, outcome.k)
+        },
+        &start,
+        &end,
+    );
     std::fs::write(args.out.join("summary.txt"), &summary)?;
     if let Err(e) = report::loss_curve(&args.out.join("loss.png"), &outcome.log) {
         eprintln!("loss curve not drawn: {e:#}");

@@ -205,8 +205,10 @@ fn split_epd(line: &str) -> Result<(&str, &str), String> {
     }
     let fen = &line[..line.len() - rest.len()];
     let ops = rest.trim();
+    // Without a result, a FEN that does not parse is the more useful complaint.
+    let no_result = |message: String| parse_fen(fen).err().unwrap_or(message);
     if ops.is_empty() {
-        return Err(NO_RESULT.to_string());
+        return Err(no_result(NO_RESULT.to_string()));
     }
     for op in ops.split(';') {
         let op = op.trim();
@@ -217,7 +219,7 @@ fn split_epd(line: &str) -> Result<(&str, &str), String> {
             return Ok((fen, unquoted.trim()));
         }
     }
-    Err(format!("EPD operations '{ops}' have no c9 result opcode (expected e.g. `c9 \"1-0\";`)"))
+    Err(no_result(format!("EPD operations '{ops}' have no c9 result opcode (expected e.g. `c9 \"1-0\";`)")))
 }
 
 #[cfg(test)]
@@ -304,8 +306,14 @@ mod tests {
             (FEN6.to_string(), vec!["no game result"]),
             (FEN4.to_string(), vec!["no game result"]),
             ("rnbqkbnr/pppppppp w KQkq - [1.0]".to_string(), vec!["bad FEN", "8 separated by '/'"]),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - [1.0]".to_string(), vec!["bad piece letter 'X'"]),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - c9 \"1-0\";".to_string(), vec!["side to move 'x'"]),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - [1.0]".to_string(),
+                vec!["bad piece letter 'X'"],
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - c9 \"1-0\";".to_string(),
+                vec!["side to move 'x'"],
+            ),
             ("8/8/8/8/8/8/8/K7 w - - | 1-0".to_string(), vec!["Black has 0 kings"]),
             (" [1.0]".to_string(), vec!["missing FEN"]),
             ("hello world".to_string(), vec!["bad FEN", "fields"]),
@@ -321,7 +329,9 @@ mod tests {
 
     #[test]
     fn results_parse_in_every_spelling_and_nothing_else() {
-        for (text, v) in [("1-0", 1.0), ("0-1", 0.0), ("1/2-1/2", 0.5), ("1", 1.0), ("1.0", 1.0), ("1.00", 1.0)] {
+        for (text, v) in
+            [("1-0", 1.0), ("0-1", 0.0), ("1/2-1/2", 0.5), ("1", 1.0), ("1.0", 1.0), ("1.00", 1.0)]
+        {
             assert_eq!(parse_result(text), Ok(v), "{text}");
         }
         for (text, v) in [("0.5", 0.5), (".5", 0.5), ("0", 0.0), ("0.0", 0.0), ("½-½", 0.5)] {

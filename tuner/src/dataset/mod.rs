@@ -26,7 +26,9 @@ use std::path::Path;
 use whetstone::Position;
 
 pub use commands::{run, DatasetCommand};
-pub use formats::{parse_line, Format};
+// Part of the API for the tuner core even where the binary does not call it.
+#[allow(unused_imports)]
+pub use formats::parse_line;
 
 /// A game result from White's point of view: 1.0 win, 0.5 draw, 0.0 loss.
 pub type Outcome = f32;

@@ -26,7 +26,7 @@ use whetstone::eval::{evaluate, Weights};
 use whetstone::movegen::legal_moves;
 use whetstone::search::Quiescence;
 use whetstone::types::{CastleSide, MoveKind};
-use whetstone::{Move, PieceType, Position, Square};
+use whetstone::{Color, Move, PieceType, Position, Square};
 
 use super::formats::result_index;
 use super::load::MAX_PROBLEMS;
@@ -242,7 +242,11 @@ struct Replayed {
 
 /// Every position of a game with its fate (`None`: a candidate, kept unless a duplicate): the per-game
 /// filters, in order. With `resolve`, a candidate's FEN is its quiescence leaf's.
-fn replay(game: &Game, options: &PgnOptions, weights: &Weights) -> Result<Vec<(Candidate, Option<Reason>)>, String> {
+fn replay(
+    game: &Game,
+    options: &PgnOptions,
+    weights: &Weights,
+) -> Result<Vec<(Candidate, Option<Reason>)>, String> {
     let mut pos = match &game.fen {
         Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN header '{fen}': {e}"))?,
         None => Position::startpos(),
@@ -251,7 +255,9 @@ fn replay(game: &Game, options: &PgnOptions, weights: &Weights) -> Result<Vec<(C
         None => {}
         Some(v) if v == "standard" || v.is_empty() || v == "from position" => {}
         Some(v) if v.contains("960") || v.contains("fischer") || v.contains("frc") => pos.set_chess960(true),
-        Some(_) => return Err(format!("variant '{}' is not supported", game.variant.as_deref().unwrap_or(""))),
+        Some(_) => {
+            return Err(format!("variant '{}' is not supported", game.variant.as_deref().unwrap_or("")))
+        }
     }
     let mut qs = Quiescence::default();
     let mut out = Vec::with_capacity(game.sans.len() + 1);
@@ -271,7 +277,8 @@ fn replay(game: &Game, options: &PgnOptions, weights: &Weights) -> Result<Vec<(C
             None => {
                 // A copy without the game's history: the quiescence search must not see repetitions.
                 let fen = pos.to_fen();
-                let fresh = Position::from_fen(&fen).expect("a position's own FEN parses");
+                let fresh = Position::from_fen(&fen)
+                    .map_err(|e| format!("position {fen} after ply {ply} does not read back: {e}"))?;
                 if options.resolve {
                     let leaf = qs.leaf(&fresh, weights);
                     let reason = leaf.in_check().then_some(Reason::LeafInCheck);
@@ -286,7 +293,8 @@ fn replay(game: &Game, options: &PgnOptions, weights: &Weights) -> Result<Vec<(C
         out.push(candidate);
         let Some(san) = game.sans.get(ply) else { break };
         let m = find_move(&pos, &san.san).map_err(|e| {
-            let number = format!("{}{}", pos.fullmove_number(), if pos.side_to_move().index() == 0 { "." } else { "..." });
+            let dots = if pos.side_to_move() == Color::White { "." } else { "..." };
+            let number = format!("{}{dots}", pos.fullmove_number());
             format!("move {number} {san}: {e} (in {})", pos.to_fen())
         })?;
         after_noisy = m.kind() == MoveKind::EnPassant
@@ -416,4 +424,5 @@ pub fn extract(
 }
 
 #[cfg(test)]
+#[path = "pgn_tests.rs"]
 mod tests;

@@ -6,7 +6,6 @@ pub mod objective;
 pub mod store;
 
 pub use objective::{Layout, Model};
-pub use store::TraceStore;
 
 #[cfg(test)]
 pub(crate) mod tests;

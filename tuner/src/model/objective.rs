@@ -41,7 +41,8 @@ impl Layout {
                 slot += if t.phased { 2 } else { 1 };
             }
         }
-        let curve_scale = (mg_slot[idx::KING_SAFETY_CURVE_SCALE] as usize, eg_slot[idx::KING_SAFETY_CURVE_SCALE] as usize);
+        let curve_scale =
+            (mg_slot[idx::KING_SAFETY_CURVE_SCALE] as usize, eg_slot[idx::KING_SAFETY_CURVE_SCALE] as usize);
         let curve_power = mg_slot[idx::KING_SAFETY_CURVE_POWER] as usize;
         Layout { mg_slot, eg_slot, curve_scale, curve_power, values: slot as usize }
     }
@@ -105,7 +106,9 @@ impl Model<'_> {
     #[inline]
     fn units(&self, range: std::ops::Range<usize>, w: &[f64]) -> f64 {
         let s = self.store;
-        range.map(|j| s.king_count[j] as f64 * w[self.layout.mg_slot[s.king_index[j] as usize] as usize]).sum()
+        range
+            .map(|j| s.king_count[j] as f64 * w[self.layout.mg_slot[s.king_index[j] as usize] as usize])
+            .sum()
     }
 
     /// King-safety (mg, eg) contribution, White's view.

@@ -24,7 +24,7 @@ pub struct TraceStore {
     pub scale: Vec<[u8; 2]>,
     /// Exact known-endgame score (White's view), or i32::MIN.
     pub exact: Vec<i32>,
-    /// Game result from White's view: 0 = loss, 1 = draw, 2 = win.
+    /// Result from White's view in 254ths: 0 = loss, 127 = draw, 254 = win (soft labels between).
     pub result: Vec<u8>,
 }
 
@@ -57,7 +57,7 @@ impl Compact {
             phase: trace.context.phase as u8,
             scale,
             exact,
-            result: (result * 2.0).round().clamp(0.0, 2.0) as u8,
+            result: (result * 254.0).round().clamp(0.0, 254.0) as u8,
         }
     }
 }
@@ -103,10 +103,10 @@ impl TraceStore {
         store
     }
 
-    /// Result of position `p` as a score: 1.0 / 0.5 / 0.0.
+    /// Result of position `p` as a score: 1.0 / 0.5 / 0.0 (or a soft label in between).
     #[inline]
     pub fn result_score(&self, p: usize) -> f64 {
-        self.result[p] as f64 * 0.5
+        self.result[p] as f64 / 254.0
     }
 
     /// Bytes used per position, all arrays counted.
@@ -137,10 +137,15 @@ impl TraceStore {
             let (a, b) = (self.offsets[p] as usize, self.offsets[p + 1] as usize);
             let (ka, kb) = (self.king_offsets[p] as usize, self.king_offsets[p + 1] as usize);
             let white = self.king_white[p] as usize;
-            let pick = |idx: &[u16], cnt: &[i8], r: std::ops::Range<usize>| idx[r.clone()].iter().copied().zip(cnt[r].iter().copied()).collect::<Vec<_>>();
+            let pick = |idx: &[u16], cnt: &[i8], r: std::ops::Range<usize>| {
+                idx[r.clone()].iter().copied().zip(cnt[r].iter().copied()).collect::<Vec<_>>()
+            };
             out.push(&Compact {
                 linear: pick(&self.index, &self.count, a..b),
-                king: [pick(&self.king_index, &self.king_count, ka..ka + white), pick(&self.king_index, &self.king_count, ka + white..kb)],
+                king: [
+                    pick(&self.king_index, &self.king_count, ka..ka + white),
+                    pick(&self.king_index, &self.king_count, ka + white..kb),
+                ],
                 phase: self.phase[p],
                 scale: self.scale[p],
                 exact: self.exact[p],

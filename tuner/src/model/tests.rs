@@ -25,11 +25,16 @@ impl Rng {
 
 /// Positions from seeded random games (captures happen, so material varies).
 pub fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    random_positions_of_length(count, seed, 10, 80)
+}
+
+/// The same, each game `min + (0..spread)` plies long: longer games reach end games.
+pub fn random_positions_of_length(count: usize, seed: u64, min: u64, spread: u64) -> Vec<Position> {
     let mut rng = Rng(seed | 1);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let mut pos = Position::startpos();
-        for _ in 0..(10 + rng.next() % 80) {
+        for _ in 0..(min + rng.next() % spread) {
             let moves = legal_moves(&pos);
             if moves.is_empty() {
                 break;
@@ -42,7 +47,8 @@ pub fn random_positions(count: usize, seed: u64) -> Vec<Position> {
 }
 
 fn store_of(positions: &[Position], results: &[f32]) -> TraceStore {
-    let compacts: Vec<Compact> = positions.iter().zip(results).map(|(p, &r)| Compact::new(&trace(p), r)).collect();
+    let compacts: Vec<Compact> =
+        positions.iter().zip(results).map(|(p, &r)| Compact::new(&trace(p), r)).collect();
     TraceStore::from_compacts(&compacts)
 }
 
@@ -95,7 +101,12 @@ fn analytic_gradient_equals_finite_differences() {
         }
         let rel = (numeric - grad[i]).abs() / numeric.abs().max(grad[i].abs()).max(1e-9);
         worst = worst.max(rel);
-        assert!(rel < 1e-3 || (numeric - grad[i]).abs() < 1e-9, "slot {i} ({}): analytic {} numeric {numeric}", set.value_names()[i], grad[i]);
+        assert!(
+            rel < 1e-3 || (numeric - grad[i]).abs() < 1e-9,
+            "slot {i} ({}): analytic {} numeric {numeric}",
+            set.value_names()[i],
+            grad[i]
+        );
         checked += 1;
     }
     assert!(checked > 300, "only {checked} slots had gradient");
@@ -103,38 +114,78 @@ fn analytic_gradient_equals_finite_differences() {
     assert!(grad[layout.curve_power] != 0.0 && grad[layout.curve_scale.0] != 0.0);
 }
 
-#[test]
-fn tuning_recovers_known_material_values() {
-    // Label positions with results drawn from the sigmoid of the evaluation under known weights,
-    // start from perturbed material values, and tune material alone.
+/// Tunes `selected` (perturbed by ±60) from labels given by `label(expected score)`.
+fn recover(selected_glob: &str, soft: bool) -> (Vec<usize>, Vec<f64>, Vec<f64>, Vec<Position>) {
     let set = ParamSet::baked();
     let layout = Layout::new(&set);
-    let positions = random_positions(30_000, 5);
+    // Long random games, so that end games (and with them the end-game values) are represented.
+    let positions = random_positions_of_length(40_000, 5, 20, 200);
     let truth: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
-    let k = 1.0;
+    // A flat sigmoid keeps random-play positions (often far from equal) informative.
+    let k = 0.3;
     let probe = store_of(&positions, &vec![0.5; positions.len()]);
     let probe_model = Model { layout: &layout, store: &probe };
     let mut rng = Rng(1234);
     let results: Vec<f32> = (0..positions.len())
-        .map(|p| if rng.unit() < super::objective::sigmoid(k, probe_model.evaluate(p, &truth)) { 1.0 } else { 0.0 })
+        .map(|p| {
+            let expected = super::objective::sigmoid(k, probe_model.evaluate(p, &truth));
+            if soft {
+                expected as f32
+            } else if rng.unit() < expected {
+                1.0
+            } else {
+                0.0
+            }
+        })
         .collect();
     let store = store_of(&positions, &results);
     let model = Model { layout: &layout, store: &store };
-    let selected = set.select(&["material"]).unwrap();
+    let selected = set.select(&[selected_glob]).unwrap();
     let mut w = truth.clone();
     for &i in &selected {
         w[i] += if i % 2 == 0 { 60.0 } else { -60.0 };
     }
     let mut adam = crate::optim::Adam::new(layout.values, 4.0);
     let bounds = set.value_bounds();
-    for _ in 0..400 {
+    for _ in 0..600 {
         let (_, grad) = model.loss_and_gradient(&w, k);
         adam.update(&mut w, &grad, &selected, &bounds);
     }
-    // Knight, bishop, rook and queen middle-game/end-game values come back within 25 cp
-    // (sampling noise of 30,000 games); pawns, which barely vary in random play, within 40.
+    (selected, w, truth, positions)
+}
+
+#[test]
+fn tuning_recovers_known_material_values_from_exact_labels() {
+    // Labels are the expected scores under known weights (soft labels, no sampling noise):
+    // the minimum is at the known weights, and Adam must find it from ±60 cp away.
+    let (selected, w, truth, _) = recover("material", true);
     for &i in &selected {
-        let tolerance = if i < 2 { 40.0 } else { 25.0 };
-        assert!((w[i] - truth[i]).abs() < tolerance, "{}: tuned {:.1}, truth {}", set.value_names()[i], w[i], truth[i]);
+        assert!((w[i] - truth[i]).abs() < 8.0, "slot {i}: tuned {:.1}, truth {}", w[i], truth[i]);
     }
+}
+
+#[test]
+fn tuning_recovers_the_evaluation_from_sampled_results() {
+    // Results drawn as wins and losses from the sigmoid: single values are noisy (middle-game and
+    // end-game values trade off), but the tuned evaluation must match the known one closely.
+    let (_, w, truth, positions) = recover("material", false);
+    let set = ParamSet::baked();
+    let layout = Layout::new(&set);
+    let store = store_of(&positions, &vec![0.5; positions.len()]);
+    let model = Model { layout: &layout, store: &store };
+    let (mut start_err, mut end_err) = (0.0, 0.0);
+    let mut start = truth.clone();
+    for &i in &set.select(&["material"]).unwrap() {
+        start[i] += if i % 2 == 0 { 60.0 } else { -60.0 };
+    }
+    for p in 0..store.len() {
+        let t = model.evaluate(p, &truth);
+        start_err += (model.evaluate(p, &start) - t).abs();
+        end_err += (model.evaluate(p, &w) - t).abs();
+    }
+    let (start_err, end_err) = (start_err / store.len() as f64, end_err / store.len() as f64);
+    assert!(
+        end_err < start_err / 2.0 && end_err < 25.0,
+        "mean |eval error| {start_err:.1} -> {end_err:.1} cp"
+    );
 }

@@ -17,7 +17,15 @@ pub struct Adam {
 
 impl Adam {
     pub fn new(values: usize, learning_rate: f64) -> Adam {
-        Adam { learning_rate, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, step: 0, m: vec![0.0; values], v: vec![0.0; values] }
+        Adam {
+            learning_rate,
+            beta1: 0.9,
+            beta2: 0.999,
+            epsilon: 1e-8,
+            step: 0,
+            m: vec![0.0; values],
+            v: vec![0.0; values],
+        }
     }
 
     /// One update of the `selected` slots of `w` from `grad`, clamped to `bounds`.
@@ -32,7 +40,8 @@ impl Adam {
             let m_hat = self.m[i] / correction1;
             let v_hat = self.v[i] / correction2;
             let (lo, hi) = bounds[i];
-            w[i] = (w[i] - self.learning_rate * m_hat / (v_hat.sqrt() + self.epsilon)).clamp(lo as f64, hi as f64);
+            w[i] = (w[i] - self.learning_rate * m_hat / (v_hat.sqrt() + self.epsilon))
+                .clamp(lo as f64, hi as f64);
         }
     }
 }

@@ -1,0 +1,227 @@
+//! The `tune dataset ...` subcommands.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use super::formats::{format_line, Format};
+use super::pgn::{extract, PgnOptions, PgnReport};
+use super::split::{same_file, split, SplitReport};
+use super::stats::stats;
+use super::{load, LoadOptions, LoadSummary};
+
+/// Dataset statistics, conversion and splitting.
+///
+/// A dataset is a text file of labelled positions, one per line, in any of these formats (detected per
+/// line): EPD `<FEN> c9 "1-0";`, Ethereal `<FEN> [1.0]` (or `[1-0]`), `<FEN> | 1-0` and CSV `<FEN>,1-0`.
+/// Results are from White's point of view: 1-0 / 1/2-1/2 / 0-1 or 1 / 0.5 / 0. Blank lines and `#`
+/// comments are ignored; broken lines are reported as file:line and skipped.
+#[derive(clap::Subcommand, Debug, Clone, PartialEq)]
+pub enum DatasetCommand {
+    /// Count positions by result and by game phase, and list broken lines.
+    ///
+    /// Phase is the engine's (knights and bishops 1, rooks 2, queens 4; 24 = all pieces), in five
+    /// buckets. Duplicates are positions with the same Zobrist key as an earlier line.
+    Stats {
+        /// Dataset files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Stop at the first broken line instead of skipping it.
+        #[arg(long)]
+        strict: bool,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Convert between line formats, or turn PGN games into labelled positions.
+    ///
+    /// A `.pgn` input is replayed game by game: every position after the first --skip-plies plies is
+    /// labelled with the game's result, except positions where the side to move is in check, positions
+    /// right after a capture or promotion, positions that are not quiet (quiescence score differs from
+    /// the static evaluation; with --resolve they are replaced by their quiescence leaf instead) and
+    /// duplicates. Games without a result (`*`) are skipped. What was dropped and why is printed.
+    Convert {
+        /// Input: a dataset in any accepted line format, or PGN games (by the extension .pgn).
+        input: PathBuf,
+        /// Output file (overwritten).
+        output: PathBuf,
+        /// Output line format.
+        #[arg(long, value_enum, default_value_t = Format::Epd)]
+        format: Format,
+        /// PGN only: plies at the start of each game that are not used (the opening book) [default: 16].
+        #[arg(long, value_name = "N")]
+        skip_plies: Option<usize>,
+        /// PGN only: replace each position by its quiescence leaf (Texel's method) instead of dropping
+        /// positions that are not quiet.
+        #[arg(long)]
+        resolve: bool,
+        /// Stop at the first broken line instead of skipping it (dataset input).
+        #[arg(long)]
+        strict: bool,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Split a dataset into training and validation files, deterministically.
+    ///
+    /// A line goes to the validation file when a hash of its line number and the seed falls below the
+    /// fraction: the same input gives the same split on every machine. Lines are copied unchanged; a
+    /// `fen,result` header goes to both files.
+    Split {
+        /// The dataset to split.
+        input: PathBuf,
+        /// Where the training lines go.
+        #[arg(long)]
+        train: PathBuf,
+        /// Where the validation lines go.
+        #[arg(long)]
+        valid: PathBuf,
+        /// Expected share of lines in the validation file.
+        #[arg(long, default_value_t = 0.1)]
+        valid_fraction: f64,
+        /// Seed of the line hash (another seed, another split).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// Runs a `tune dataset` subcommand, printing its report on stdout.
+pub fn run(command: &DatasetCommand) -> Result<()> {
+    match command {
+        DatasetCommand::Stats { files, strict, quiet } => {
+            let options = LoadOptions { strict: *strict, progress: !quiet };
+            for (i, file) in files.iter().enumerate() {
+                if i > 0 {
+                    println!();
+                }
+                println!("{}", stats(file, &options)?);
+            }
+        }
+        DatasetCommand::Convert { input, output, format, skip_plies, resolve, strict, quiet } => {
+            let options = LoadOptions { strict: *strict, progress: !quiet };
+            match convert(input, output, *format, *skip_plies, *resolve, &options)? {
+                Converted::Lines(summary) => println!("{}: {summary}", input.display()),
+                Converted::Games(report) => println!("{}: {report}", input.display()),
+            }
+            println!("wrote {}", output.display());
+        }
+        DatasetCommand::Split { input, train, valid, valid_fraction, seed } => {
+            let SplitReport { lines, train: t, valid: v, header } =
+                split(input, train, valid, *valid_fraction, *seed)?;
+            println!(
+                "{}: {lines} lines{} -> {} ({t} lines, {:.1}%), {} ({v} lines, {:.1}%)",
+                input.display(),
+                if header { " (the CSV header copied to both)" } else { "" },
+                train.display(),
+                100.0 * t as f64 / (t + v).max(1) as f64,
+                valid.display(),
+                100.0 * v as f64 / (t + v).max(1) as f64,
+            );
+        }
+    }
+    Ok(())
+}
+
+/// What a conversion read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Converted {
+    Lines(LoadSummary),
+    Games(PgnReport),
+}
+
+fn is_pgn(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+}
+
+/// Converts `input` (a dataset, or PGN by its extension) to `output` in `format`.
+pub fn convert(
+    input: &Path,
+    output: &Path,
+    format: Format,
+    skip_plies: Option<usize>,
+    resolve: bool,
+    options: &LoadOptions,
+) -> Result<Converted> {
+    if same_file(input, output) {
+        bail!("the output {} is the input; write to another file", output.display());
+    }
+    if is_pgn(input) {
+        let pgn = PgnOptions { skip_plies: skip_plies.unwrap_or(PgnOptions::default().skip_plies), resolve };
+        return convert_pgn(input, output, format, &pgn, options.progress).map(Converted::Games);
+    }
+    if skip_plies.is_some() || resolve {
+        bail!("--skip-plies and --resolve apply to PGN input only ({} is not a .pgn file)", input.display());
+    }
+    let (lines, summary) = load(input, options, |pos, outcome| format_line(pos, outcome, format))?;
+    write_lines(output, format, lines.iter().map(String::as_str))?;
+    Ok(Converted::Lines(summary))
+}
+
+fn create(output: &Path, format: Format) -> Result<BufWriter<File>> {
+    let file = File::create(output).with_context(|| format!("cannot create {}", output.display()))?;
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    if let Some(header) = format.header() {
+        writeln!(out, "{header}")?;
+    }
+    Ok(out)
+}
+
+fn write_lines<'a>(output: &Path, format: Format, lines: impl Iterator<Item = &'a str>) -> Result<()> {
+    let mut out = create(output, format)?;
+    for line in lines {
+        writeln!(out, "{line}").with_context(|| format!("writing {}", output.display()))?;
+    }
+    out.flush().with_context(|| format!("writing {}", output.display()))
+}
+
+/// Reading through this advances a progress bar by the bytes read.
+struct Counting<R> {
+    inner: R,
+    bar: indicatif::ProgressBar,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bar.inc(n as u64);
+        Ok(n)
+    }
+}
+
+fn convert_pgn(
+    input: &Path,
+    output: &Path,
+    format: Format,
+    pgn: &PgnOptions,
+    progress: bool,
+) -> Result<PgnReport> {
+    let name = input.display().to_string();
+    let mut file = File::open(input).with_context(|| format!("cannot open {name}"))?;
+    let mut head = Vec::with_capacity(64 << 10);
+    (&mut file).take(64 << 10).read_to_end(&mut head).with_context(|| format!("reading {name}"))?;
+    super::load::check_text(&head, &name)?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let bar = super::load::progress_bar(progress, size, &name);
+    bar.inc(head.len() as u64);
+    let reader = std::io::Cursor::new(head).chain(Counting { inner: file, bar: bar.clone() });
+    let mut out = create(output, format)?;
+    let report = extract(reader, pgn, |fen, outcome| {
+        let pos =
+            whetstone::Position::from_fen(fen).map_err(|e| anyhow::anyhow!("kept position {fen}: {e}"))?;
+        writeln!(out, "{}", format_line(&pos, outcome, format))
+            .with_context(|| format!("writing {}", output.display()))
+    })
+    .with_context(|| format!("reading {name}"))?;
+    bar.finish_and_clear();
+    out.flush().with_context(|| format!("writing {}", output.display()))?;
+    if report.kept == 0 {
+        eprintln!("warning: {name}: no position was kept");
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+#[path = "commands_tests.rs"]
+mod tests;
