@@ -8,7 +8,8 @@
 //!
 //! Layout: `formats.rs` (line formats in and out), `load.rs` (parallel loading), `pgn.rs` (games to
 //! positions), `split.rs` (train/validation split), `stats.rs` (counts by result and phase),
-//! `commands.rs` (the clap subcommands).
+//! `commands.rs` (the clap subcommands). Tests sit in each file or beside it (`*_tests.rs`); fixtures are
+//! in `testdata/`.
 
 pub mod commands;
 pub mod formats;

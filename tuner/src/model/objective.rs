@@ -48,10 +48,51 @@ impl Layout {
     }
 }
 
+/// The flat value vector unpacked per element (middle game, end game), so the inner loops read
+/// weights directly by element instead of through the slot tables.
+struct ElementWeights {
+    mg: Vec<f64>,
+    eg: Vec<f64>,
+    scale_mg: f64,
+    scale_eg: f64,
+    power: f64,
+}
+
+impl ElementWeights {
+    fn new(layout: &Layout, w: &[f64]) -> ElementWeights {
+        ElementWeights {
+            mg: layout.mg_slot.iter().map(|&s| w[s as usize]).collect(),
+            eg: layout.eg_slot.iter().map(|&s| w[s as usize]).collect(),
+            scale_mg: w[layout.curve_scale.0],
+            scale_eg: w[layout.curve_scale.1],
+            power: w[layout.curve_power] / 100.0,
+        }
+    }
+}
+
+/// Gradient per element, folded into the flat vector's slots at the end.
+struct ElementGradient {
+    mg: Vec<f64>,
+    eg: Vec<f64>,
+    scale_mg: f64,
+    scale_eg: f64,
+    power: f64,
+}
+
 /// The objective over a trace store.
 pub struct Model<'a> {
     pub layout: &'a Layout,
     pub store: &'a TraceStore,
+}
+
+/// x^power, with the common quadratic case without `powf`.
+#[inline]
+fn curve_shape(x: f64, power: f64) -> f64 {
+    if power == 2.0 {
+        x * x
+    } else {
+        x.powf(power)
+    }
 }
 
 /// σ(K·e/400) in Texel's base-10 form.
@@ -70,7 +111,7 @@ struct Parts {
 impl Model<'_> {
     /// The evaluation of position `p` (White's view) and the weights of its mg and eg parts.
     #[inline]
-    fn evaluate_parts(&self, p: usize, w: &[f64]) -> Parts {
+    fn evaluate_parts(&self, p: usize, w: &ElementWeights) -> Parts {
         let s = self.store;
         let exact = s.exact[p];
         if exact != i32::MIN {
@@ -78,11 +119,9 @@ impl Model<'_> {
         }
         let (a, b) = (s.offsets[p] as usize, s.offsets[p + 1] as usize);
         let (mut mg, mut eg) = (0.0, 0.0);
-        for j in a..b {
-            let e = s.index[j] as usize;
-            let c = s.count[j] as f64;
-            mg += c * w[self.layout.mg_slot[e] as usize];
-            eg += c * w[self.layout.eg_slot[e] as usize];
+        for (&e, &c) in s.index[a..b].iter().zip(&s.count[a..b]) {
+            mg += c as f64 * w.mg[e as usize];
+            eg += c as f64 * w.eg[e as usize];
         }
         let (kmg, keg) = self.king_safety(p, w);
         mg += kmg;
@@ -104,45 +143,45 @@ impl Model<'_> {
     }
 
     #[inline]
-    fn units(&self, range: std::ops::Range<usize>, w: &[f64]) -> f64 {
+    fn units(&self, range: std::ops::Range<usize>, w: &ElementWeights) -> f64 {
         let s = self.store;
-        range
-            .map(|j| s.king_count[j] as f64 * w[self.layout.mg_slot[s.king_index[j] as usize] as usize])
-            .sum()
+        range.map(|j| s.king_count[j] as f64 * w.mg[s.king_index[j] as usize]).sum()
     }
 
     /// King-safety (mg, eg) contribution, White's view.
     #[inline]
-    fn king_safety(&self, p: usize, w: &[f64]) -> (f64, f64) {
+    fn king_safety(&self, p: usize, w: &ElementWeights) -> (f64, f64) {
         let (mut mg, mut eg) = (0.0, 0.0);
-        let power = w[self.layout.curve_power] / 100.0;
         for (side, range) in self.king_ranges(p).into_iter().enumerate() {
             if range.is_empty() {
                 continue;
             }
             let u = self.units(range, w).clamp(0.0, MAX_KING_UNITS as f64);
-            let shape = (u / 100.0).powf(power);
+            let shape = curve_shape(u / 100.0, w.power);
             let sign = if side == 0 { 1.0 } else { -1.0 };
-            mg -= sign * w[self.layout.curve_scale.0] * shape;
-            eg -= sign * w[self.layout.curve_scale.1] * shape;
+            mg -= sign * w.scale_mg * shape;
+            eg -= sign * w.scale_eg * shape;
         }
         (mg, eg)
     }
 
-    /// The evaluation of position `p` (White's view) under weights `w`.
+    /// The evaluation of position `p` (White's view) under the flat values `w` (for tests: it
+    /// unpacks the weights on every call).
+    #[cfg(test)]
     pub fn evaluate(&self, p: usize, w: &[f64]) -> f64 {
-        self.evaluate_parts(p, w).eval
+        self.evaluate_parts(p, &ElementWeights::new(self.layout, w)).eval
     }
 
     /// Mean squared error at sigmoid scale `k`.
     pub fn loss(&self, w: &[f64], k: f64) -> f64 {
+        let w = &ElementWeights::new(self.layout, w);
         let n = self.store.len();
         let chunks: Vec<f64> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 (c * CHUNK..((c + 1) * CHUNK).min(n))
                     .map(|p| {
-                        let e = self.evaluate(p, w);
+                        let e = self.evaluate_parts(p, w).eval;
                         let d = self.store.result_score(p) - sigmoid(k, e);
                         d * d
                     })
@@ -154,26 +193,38 @@ impl Model<'_> {
 
     /// Loss and its gradient over the flat value vector.
     pub fn loss_and_gradient(&self, w: &[f64], k: f64) -> (f64, Vec<f64>) {
+        let ew = &ElementWeights::new(self.layout, w);
         let n = self.store.len();
-        let values = self.layout.values;
-        let partials: Vec<(f64, Vec<f64>)> = (0..n.div_ceil(CHUNK))
+        let elements = self.layout.mg_slot.len();
+        let partials: Vec<(f64, ElementGradient)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
-                let mut grad = vec![0.0; values];
+                let mut grad = ElementGradient {
+                    mg: vec![0.0; elements],
+                    eg: vec![0.0; elements],
+                    scale_mg: 0.0,
+                    scale_eg: 0.0,
+                    power: 0.0,
+                };
                 let mut loss = 0.0;
                 for p in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                    loss += self.accumulate(p, w, k, &mut grad);
+                    loss += self.accumulate(p, ew, k, &mut grad);
                 }
                 (loss, grad)
             })
             .collect();
-        let mut grad = vec![0.0; values];
+        // Chunk sums are added in chunk order: the same result for any thread count.
+        let mut grad = vec![0.0; self.layout.values];
         let mut loss = 0.0;
         for (l, g) in partials {
             loss += l;
-            for (a, b) in grad.iter_mut().zip(g) {
-                *a += b;
+            for e in 0..elements {
+                grad[self.layout.mg_slot[e] as usize] += g.mg[e];
+                grad[self.layout.eg_slot[e] as usize] += g.eg[e];
             }
+            grad[self.layout.curve_scale.0] += g.scale_mg;
+            grad[self.layout.curve_scale.1] += g.scale_eg;
+            grad[self.layout.curve_power] += g.power;
         }
         let inv = 1.0 / n.max(1) as f64;
         grad.iter_mut().for_each(|g| *g *= inv);
@@ -182,7 +233,7 @@ impl Model<'_> {
 
     /// Adds position `p`'s gradient to `grad`; returns its squared error.
     #[inline]
-    fn accumulate(&self, p: usize, w: &[f64], k: f64, grad: &mut [f64]) -> f64 {
+    fn accumulate(&self, p: usize, w: &ElementWeights, k: f64, grad: &mut ElementGradient) -> f64 {
         let s = self.store;
         let parts = self.evaluate_parts(p, w);
         let sig = sigmoid(k, parts.eval);
@@ -195,35 +246,31 @@ impl Model<'_> {
         let g = 2.0 * (sig - r) * sig * (1.0 - sig) * k * LN10 / 400.0;
         let (gm, ge) = (g * parts.mg_weight, g * parts.eg_weight);
         let (a, b) = (s.offsets[p] as usize, s.offsets[p + 1] as usize);
-        for j in a..b {
-            let e = s.index[j] as usize;
-            let c = s.count[j] as f64;
-            grad[self.layout.mg_slot[e] as usize] += gm * c;
-            grad[self.layout.eg_slot[e] as usize] += ge * c;
+        for (&e, &c) in s.index[a..b].iter().zip(&s.count[a..b]) {
+            grad.mg[e as usize] += gm * c as f64;
+            grad.eg[e as usize] += ge * c as f64;
         }
         // King safety: through the curve to its scale, its power and each unit weight.
-        let power = w[self.layout.curve_power] / 100.0;
-        let (scale_mg, scale_eg) = (w[self.layout.curve_scale.0], w[self.layout.curve_scale.1]);
         for (side, range) in self.king_ranges(p).into_iter().enumerate() {
             if range.is_empty() {
                 continue;
             }
             let sign = if side == 0 { -1.0 } else { 1.0 }; // the penalty's sign in White's view
             let raw = self.units(range.clone(), w);
-            let u = raw.clamp(0.0, MAX_KING_UNITS as f64);
-            let x = u / 100.0;
-            let shape = x.powf(power);
-            grad[self.layout.curve_scale.0] += gm * sign * shape;
-            grad[self.layout.curve_scale.1] += ge * sign * shape;
-            let along = gm * sign * scale_mg + ge * sign * scale_eg;
-            if x > 0.0 {
-                grad[self.layout.curve_power] += along * shape * x.ln() / 100.0;
+            let x = raw.clamp(0.0, MAX_KING_UNITS as f64) / 100.0;
+            if x == 0.0 {
+                continue; // no danger: the curve and its derivatives are zero here
             }
-            if raw > 0.0 && raw < MAX_KING_UNITS as f64 {
-                let dshape_du = power * x.powf(power - 1.0) / 100.0;
+            let shape = curve_shape(x, w.power);
+            grad.scale_mg += gm * sign * shape;
+            grad.scale_eg += ge * sign * shape;
+            let along = gm * sign * w.scale_mg + ge * sign * w.scale_eg;
+            grad.power += along * shape * x.ln() / 100.0;
+            if raw < MAX_KING_UNITS as f64 {
+                // d(x^p)/du = p * x^p / x / 100: no second pow.
+                let dshape_du = w.power * shape / x / 100.0;
                 for j in range {
-                    let slot = self.layout.mg_slot[s.king_index[j] as usize] as usize;
-                    grad[slot] += along * dshape_du * s.king_count[j] as f64;
+                    grad.mg[s.king_index[j] as usize] += along * dshape_du * s.king_count[j] as f64;
                 }
             }
         }
