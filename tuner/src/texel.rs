@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
-use whetstone::eval::trace;
+use whetstone::eval::{trace_with, Tracer};
 use whetstone::params::{to_rust_module, ParamSet};
 
 use crate::dataset::{self, LoadOptions};
@@ -102,6 +102,11 @@ pub struct Checkpoint {
     pub best_loss: f64,
 }
 
+thread_local! {
+    /// One reusable tracer per loading thread.
+    static TRACER: std::cell::RefCell<Tracer> = std::cell::RefCell::new(Tracer::new(whetstone::eval::baked::idx::COUNT));
+}
+
 /// Traced datasets, split into training and validation sets.
 pub struct Data {
     pub train: TraceStore,
@@ -114,7 +119,7 @@ pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<Tr
     for path in paths {
         let start = Instant::now();
         let (items, summary) = dataset::load(path, &LoadOptions { strict, progress }, |pos, result| {
-            Compact::new(&trace(pos), result)
+            TRACER.with(|t| Compact::new(&trace_with(pos, &mut t.borrow_mut()), result))
         })
         .with_context(|| format!("loading {}", path.display()))?;
         let secs = start.elapsed().as_secs_f64();
@@ -371,6 +376,7 @@ fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Outcome) -> R
 mod tests {
     use super::*;
     use crate::model::tests::random_positions;
+    use whetstone::eval::trace;
 
     fn data() -> Data {
         let positions = random_positions(3000, 3);

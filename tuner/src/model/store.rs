@@ -4,7 +4,6 @@
 
 use whetstone::eval::endgame::Verdict;
 use whetstone::eval::EvalTrace;
-use whetstone::types::Color;
 
 /// All positions of a dataset, as traces.
 #[derive(Default, Clone, Debug, PartialEq)]
@@ -28,11 +27,13 @@ pub struct TraceStore {
     pub result: Vec<u8>,
 }
 
-/// One position's trace, ready to append (built in parallel, appended in order).
+/// One position's trace, ready to append (built in parallel, appended in order). One allocation:
+/// the linear coefficients, then White's and Black's king-safety features.
 #[derive(Clone, Debug)]
 pub struct Compact {
-    linear: Vec<(u16, i8)>,
-    king: [Vec<(u16, i8)>; 2],
+    entries: Vec<(u16, i8)>,
+    linear_len: u16,
+    king_white: u8,
     phase: u8,
     scale: [u8; 2],
     exact: i32,
@@ -43,17 +44,21 @@ impl Compact {
     /// Compacts an engine trace with its result (1.0 / 0.5 / 0.0, White's view). Counts that do
     /// not fit in an i8 cannot occur in chess (at most 10 pieces of a kind, 27 mobility squares).
     pub fn new(trace: &EvalTrace, result: f32) -> Compact {
-        let narrow = |v: &[(u16, i16)]| -> Vec<(u16, i8)> {
-            v.iter().map(|&(i, c)| (i, i8::try_from(c).expect("coefficient fits in i8"))).collect()
-        };
+        let narrow = |&(i, c): &(u16, i16)| (i, i8::try_from(c).expect("coefficient fits in i8"));
+        let [white, black] = &trace.king_features;
+        let mut entries = Vec::with_capacity(trace.linear.len() + white.len() + black.len());
+        entries.extend(trace.linear.iter().map(narrow));
+        entries.extend(white.iter().map(narrow));
+        entries.extend(black.iter().map(narrow));
         let (scale, exact) = match trace.context.verdict {
             Some(Verdict::Exact(v)) => ([128, 128], v),
             Some(Verdict::Scale { white, black }) => ([white, black], i32::MIN),
             None => ([128, 128], i32::MIN),
         };
         Compact {
-            linear: narrow(&trace.linear),
-            king: [narrow(&trace.king_features[0]), narrow(&trace.king_features[1])],
+            entries,
+            linear_len: trace.linear.len() as u16,
+            king_white: white.len() as u8,
             phase: trace.context.phase as u8,
             scale,
             exact,
@@ -76,18 +81,17 @@ impl TraceStore {
             self.offsets.push(0);
             self.king_offsets.push(0);
         }
-        for &(i, n) in &c.linear {
+        let (linear, king) = c.entries.split_at(c.linear_len as usize);
+        for &(i, n) in linear {
             self.index.push(i);
             self.count.push(n);
         }
         self.offsets.push(self.index.len() as u32);
-        for side in &c.king {
-            for &(i, n) in side {
-                self.king_index.push(i);
-                self.king_count.push(n);
-            }
+        for &(i, n) in king {
+            self.king_index.push(i);
+            self.king_count.push(n);
         }
-        self.king_white.push(c.king[Color::White.index()].len() as u8);
+        self.king_white.push(c.king_white);
         self.king_offsets.push(self.king_index.len() as u32);
         self.phase.push(c.phase);
         self.scale.push(c.scale);
@@ -130,22 +134,21 @@ impl TraceStore {
         self.index.len()
     }
 
-    /// Positions `from..to` as a store of their own (for train/validation splits).
+    /// The given positions as a store of their own (for train/validation splits).
     pub fn subset(&self, positions: impl Iterator<Item = usize>) -> TraceStore {
         let mut out = TraceStore::default();
         for p in positions {
             let (a, b) = (self.offsets[p] as usize, self.offsets[p + 1] as usize);
             let (ka, kb) = (self.king_offsets[p] as usize, self.king_offsets[p + 1] as usize);
             let white = self.king_white[p] as usize;
-            let pick = |idx: &[u16], cnt: &[i8], r: std::ops::Range<usize>| {
-                idx[r.clone()].iter().copied().zip(cnt[r].iter().copied()).collect::<Vec<_>>()
-            };
+            let pairs =
+                |idx: &[u16], cnt: &[i8]| idx.iter().copied().zip(cnt.iter().copied()).collect::<Vec<_>>();
+            let mut entries = pairs(&self.index[a..b], &self.count[a..b]);
+            entries.extend(pairs(&self.king_index[ka..kb], &self.king_count[ka..kb]));
             out.push(&Compact {
-                linear: pick(&self.index, &self.count, a..b),
-                king: [
-                    pick(&self.king_index, &self.king_count, ka..ka + white),
-                    pick(&self.king_index, &self.king_count, ka + white..kb),
-                ],
+                entries,
+                linear_len: (b - a) as u16,
+                king_white: white as u8,
                 phase: self.phase[p],
                 scale: self.scale[p],
                 exact: self.exact[p],
