@@ -333,34 +333,6 @@ pub fn run(
     multipv: usize,
     report: &mut dyn FnMut(&Report),
 ) -> SearchResult {
-    run_from(
-        std::time::Instant::now(),
-        pos,
-        weights,
-        params,
-        shared,
-        histories,
-        limits,
-        overhead_ms,
-        multipv,
-        report,
-    )
-}
-
-/// [`run`] with the clock started at `start` (when the GUI's `go` arrived).
-#[allow(clippy::too_many_arguments)]
-pub fn run_from(
-    start: std::time::Instant,
-    pos: &Position,
-    weights: &Weights,
-    params: &SearchParams,
-    shared: &Shared,
-    histories: &mut [History],
-    limits: &Limits,
-    overhead_ms: u64,
-    multipv: usize,
-    report: &mut dyn FnMut(&Report),
-) -> SearchResult {
     shared.tt.new_search();
     shared.nodes.store(0, Ordering::Relaxed);
     let side = pos.side_to_move();
@@ -378,7 +350,7 @@ pub fn run_from(
                 s.iterate(1, &mut |_| {})
             });
         }
-        let timer = TimeManager::starting_at(start, limits, side, overhead_ms);
+        let timer = TimeManager::new(limits, side, overhead_ms);
         let mut main =
             Searcher::new(pos.clone(), weights, params, shared, main_history, limits.clone(), timer, true);
         let result = main.iterate(multipv, report);

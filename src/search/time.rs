@@ -18,6 +18,8 @@ pub struct Limits {
     pub time: [Option<u64>; 2],
     pub inc: [u64; 2],
     pub movestogo: Option<u32>,
+    /// When `go` arrived (the clock starts then, not when the search thread got going); now if unset.
+    pub started: Option<Instant>,
 }
 
 impl Limits {
@@ -40,13 +42,9 @@ pub struct TimeManager {
 
 impl TimeManager {
     /// Limits for `side` to move; `overhead_ms` is kept back for the GUI and the operating system.
+    /// The clock runs from `limits.started` (when `go` arrived), or from now.
     pub fn new(limits: &Limits, side: Color, overhead_ms: u64) -> TimeManager {
-        Self::starting_at(Instant::now(), limits, side, overhead_ms)
-    }
-
-    /// The same, with the clock started at `start` (when `go` arrived, not when the search
-    /// thread got going: under load that can be milliseconds later).
-    pub fn starting_at(start: Instant, limits: &Limits, side: Color, overhead_ms: u64) -> TimeManager {
+        let start = limits.started.unwrap_or_else(Instant::now);
         if let Some(mt) = limits.movetime {
             // A fixed move time is used in full: no soft limit ends the search early.
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));

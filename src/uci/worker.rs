@@ -72,8 +72,8 @@ impl Worker {
 
     /// Starts searching `pos`. A search still running (a GUI's protocol error) is stopped first,
     /// and prints its own bestmove, so every `go` gets exactly one.
-    pub fn go(&mut self, pos: Position, limits: Limits, options: &Options) {
-        let start = std::time::Instant::now();
+    pub fn go(&mut self, pos: Position, mut limits: Limits, options: &Options) {
+        limits.started = Some(std::time::Instant::now());
         self.stop_and_wait();
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(limits.ponder, Ordering::SeqCst);
@@ -92,8 +92,7 @@ impl Worker {
             let mut histories = histories.lock().unwrap_or_else(|e| e.into_inner());
             let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, nodes: AtomicU64::new(0) };
             let mut report = |r: &Report| send(&out, &info_line(&pos, r));
-            let result = search::run_from(
-                start,
+            let result = search::run(
                 &pos,
                 &weights,
                 &params,
