@@ -6,6 +6,11 @@
 //! Evaluation here is the engine's formula in double precision without rounding:
 //! e = (mg·phase + eg·f·(24 - phase)) / 24 with f the scale factor of the better side.
 //!
+//! Each position is one list of (index, count) entries (see `store`); an index's weights are
+//! kept as a quad (mg, eg, units against White, units against Black) so one loop computes all
+//! four sums: a linear coefficient has zeros in the unit lanes, a king feature zeros elsewhere.
+//! The gradient goes back through the same quads.
+//!
 //! Work is split into fixed chunks of positions whose partial sums are added in chunk order, so
 //! the result is the same for any number of threads (and a resumed run equals an uninterrupted one).
 
@@ -14,7 +19,7 @@ use whetstone::eval::baked::idx;
 use whetstone::eval::weights::MAX_KING_UNITS;
 use whetstone::params::ParamSet;
 
-use super::store::TraceStore;
+use super::store::{TraceStore, COUNT_BITS, INDEX_BITS, REGION};
 
 /// Positions per chunk of parallel work.
 const CHUNK: usize = 4096;
@@ -48,35 +53,105 @@ impl Layout {
     }
 }
 
-/// The flat value vector unpacked per element (middle game, end game), so the inner loops read
-/// weights directly by element instead of through the slot tables.
-struct ElementWeights {
-    mg: Vec<f64>,
-    eg: Vec<f64>,
-    scale_mg: f64,
-    scale_eg: f64,
+/// Per entry index: (mg, eg, units against White, units against Black).
+type Quad = [f64; 4];
+
+/// Every count field as an f64, indexed by the field's bits: one load instead of a sign
+/// extension and a conversion.
+static COUNT_F64: [f64; 1 << COUNT_BITS] = {
+    let mut table = [0.0; 1 << COUNT_BITS];
+    let mut b = 0;
+    while b < table.len() {
+        table[b] = ((b as u16) << (16 - COUNT_BITS)) as i16 as f64 / (1 << (16 - COUNT_BITS)) as f64;
+        b += 1;
+    }
+    table
+};
+const COUNT_FIELD: usize = (1 << COUNT_BITS) - 1;
+
+/// Length of the quad tables: every value of the index field, so the inner loops need no
+/// bounds check (an entry's index is its top INDEX_BITS bits).
+const TABLE_LEN: usize = 1 << INDEX_BITS;
+
+/// An entry's count (as f64) and its quad in `table`.
+#[inline(always)]
+fn decode(entry: u16) -> (f64, usize) {
+    (COUNT_F64[entry as usize & COUNT_FIELD], (entry >> COUNT_BITS) as usize)
+}
+
+/// The flat value vector unpacked per entry index as quads.
+struct Weights {
+    quad: Vec<Quad>,
+    curve_scale: [f64; 2],
     power: f64,
 }
 
-impl ElementWeights {
-    fn new(layout: &Layout, w: &[f64]) -> ElementWeights {
-        ElementWeights {
-            mg: layout.mg_slot.iter().map(|&s| w[s as usize]).collect(),
-            eg: layout.eg_slot.iter().map(|&s| w[s as usize]).collect(),
-            scale_mg: w[layout.curve_scale.0],
-            scale_eg: w[layout.curve_scale.1],
+impl Weights {
+    fn new(layout: &Layout, w: &[f64]) -> Weights {
+        let mut quad = vec![[0.0; 4]; TABLE_LEN];
+        for e in 0..layout.mg_slot.len() {
+            let (mg, eg) = (w[layout.mg_slot[e] as usize], w[layout.eg_slot[e] as usize]);
+            quad[REGION[0] + e] = [mg, eg, 0.0, 0.0];
+            // King features count attack units, weighted by the element's (unphased) value.
+            quad[REGION[1] + e] = [0.0, 0.0, mg, 0.0];
+            quad[REGION[2] + e] = [0.0, 0.0, 0.0, mg];
+        }
+        Weights {
+            quad,
+            curve_scale: [w[layout.curve_scale.0], w[layout.curve_scale.1]],
             power: w[layout.curve_power] / 100.0,
         }
     }
 }
 
-/// Gradient per element, folded into the flat vector's slots at the end.
-struct ElementGradient {
-    mg: Vec<f64>,
-    eg: Vec<f64>,
-    scale_mg: f64,
-    scale_eg: f64,
+/// Gradient per entry index (same lanes as [`Weights`]), folded into the flat vector at the end.
+struct Gradient {
+    quad: Vec<Quad>,
+    curve_scale: [f64; 2],
     power: f64,
+}
+
+impl Gradient {
+    fn new() -> Gradient {
+        Gradient { quad: vec![[0.0; 4]; TABLE_LEN], curve_scale: [0.0; 2], power: 0.0 }
+    }
+}
+
+/// Σ count · quad over one position's entries. Four independent accumulators keep the
+/// additions from waiting on each other.
+#[inline(always)]
+fn entry_sum(entries: &[u16], w: &Weights) -> Quad {
+    let table: &[Quad; TABLE_LEN] = w.quad[..].try_into().expect("table length");
+    let mut acc = [[0.0f64; 4]; 4];
+    let blocks = entries.chunks_exact(4);
+    let tail = blocks.remainder();
+    for block in blocks {
+        for lane in 0..4 {
+            let (c, i) = decode(block[lane]);
+            for k in 0..4 {
+                acc[lane][k] += c * table[i][k];
+            }
+        }
+    }
+    for &entry in tail {
+        let (c, i) = decode(entry);
+        for k in 0..4 {
+            acc[0][k] += c * table[i][k];
+        }
+    }
+    std::array::from_fn(|k| (acc[0][k] + acc[1][k]) + (acc[2][k] + acc[3][k]))
+}
+
+/// Adds `count · g` to each entry's gradient quad.
+#[inline(always)]
+fn scatter(entries: &[u16], g: Quad, grad: &mut Gradient) {
+    let table: &mut [Quad; TABLE_LEN] = (&mut grad.quad[..]).try_into().expect("table length");
+    for &entry in entries {
+        let (c, i) = decode(entry);
+        for k in 0..4 {
+            table[i][k] += c * g[k];
+        }
+    }
 }
 
 /// The objective over a trace store.
@@ -85,20 +160,50 @@ pub struct Model<'a> {
     pub store: &'a TraceStore,
 }
 
+/// σ(K·e/400) in Texel's base-10 form.
+#[cfg(test)]
+pub fn sigmoid(k: f64, eval: f64) -> f64 {
+    sigmoid_scaled(k * LN10 / 400.0, eval)
+}
+
+/// σ with the scale already converted to base e: 1 / (1 + e^(-s·eval)).
+#[inline(always)]
+fn sigmoid_scaled(s: f64, eval: f64) -> f64 {
+    1.0 / (1.0 + (-s * eval).exp())
+}
+
 /// x^power, with the common quadratic case without `powf`.
-#[inline]
+#[inline(always)]
 fn curve_shape(x: f64, power: f64) -> f64 {
     if power == 2.0 {
         x * x
+    } else if x == 0.0 {
+        0.0
     } else {
         x.powf(power)
     }
 }
 
-/// σ(K·e/400) in Texel's base-10 form.
-#[inline]
-pub fn sigmoid(k: f64, eval: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
+/// (phase / 24, (24 - phase) / 24) for phase 0..=24: the weights of the mg and eg parts.
+static PHASE_WEIGHTS: [[f64; 2]; 25] = {
+    let mut table = [[0.0; 2]; 25];
+    let mut phase = 0;
+    while phase <= 24 {
+        table[phase] = [phase as f64 / 24.0, (24 - phase) as f64 / 24.0];
+        phase += 1;
+    }
+    table
+};
+
+/// One defending side's king danger at the current weights.
+#[derive(Clone, Copy)]
+struct KingDanger {
+    /// Attack units before clamping.
+    raw: f64,
+    /// Clamped units / 100, the curve's argument.
+    x: f64,
+    /// x^power.
+    shape: f64,
 }
 
 /// Per-position intermediate values the gradient needs.
@@ -106,83 +211,64 @@ struct Parts {
     eval: f64,
     mg_weight: f64,
     eg_weight: f64,
+    danger: [KingDanger; 2],
 }
 
 impl Model<'_> {
-    /// The evaluation of position `p` (White's view) and the weights of its mg and eg parts.
-    #[inline]
-    fn evaluate_parts(&self, p: usize, w: &ElementWeights) -> Parts {
+    /// The four sums (mg, eg, units against White, against Black) of position `p`.
+    #[inline(always)]
+    fn sums(&self, p: usize, w: &Weights) -> Quad {
         let s = self.store;
+        entry_sum(&s.entries[s.offsets[p] as usize..s.offsets[p + 1] as usize], w)
+    }
+
+    /// The evaluation of position `p` (White's view) from its sums, and the weights of its mg
+    /// and eg parts (zero for an exactly known end game).
+    #[inline(always)]
+    fn parts(&self, p: usize, sums: Quad, w: &Weights) -> Parts {
+        let s = self.store;
+        let [mg, eg, white_units, black_units] = sums;
+        let danger = [white_units, black_units].map(|raw| {
+            let x = raw.clamp(0.0, MAX_KING_UNITS as f64) / 100.0;
+            KingDanger { raw, x, shape: curve_shape(x, w.power) }
+        });
         let exact = s.exact[p];
         if exact != i32::MIN {
-            return Parts { eval: exact as f64, mg_weight: 0.0, eg_weight: 0.0 };
+            return Parts { eval: exact as f64, mg_weight: 0.0, eg_weight: 0.0, danger };
         }
-        let (a, b) = (s.offsets[p] as usize, s.offsets[p + 1] as usize);
-        let (mut mg, mut eg) = (0.0, 0.0);
-        for (&e, &c) in s.index[a..b].iter().zip(&s.count[a..b]) {
-            mg += c as f64 * w.mg[e as usize];
-            eg += c as f64 * w.eg[e as usize];
-        }
-        let (kmg, keg) = self.king_safety(p, w);
-        mg += kmg;
-        eg += keg;
-        let phase = s.phase[p] as f64;
-        let scale = s.scale[p][if eg > 0.0 { 0 } else { 1 }] as f64 / 128.0;
-        let mg_weight = phase / 24.0;
-        let eg_weight = (24.0 - phase) / 24.0 * scale;
-        Parts { eval: mg * mg_weight + eg * eg_weight, mg_weight, eg_weight }
-    }
-
-    /// Attack units of each defending side's king-feature range: (units, range) pairs.
-    #[inline]
-    fn king_ranges(&self, p: usize) -> [std::ops::Range<usize>; 2] {
-        let s = self.store;
-        let (ka, kb) = (s.king_offsets[p] as usize, s.king_offsets[p + 1] as usize);
-        let split = ka + s.king_white[p] as usize;
-        [ka..split, split..kb]
-    }
-
-    #[inline]
-    fn units(&self, range: std::ops::Range<usize>, w: &ElementWeights) -> f64 {
-        let s = self.store;
-        range.map(|j| s.king_count[j] as f64 * w.mg[s.king_index[j] as usize]).sum()
-    }
-
-    /// King-safety (mg, eg) contribution, White's view.
-    #[inline]
-    fn king_safety(&self, p: usize, w: &ElementWeights) -> (f64, f64) {
-        let (mut mg, mut eg) = (0.0, 0.0);
-        for (side, range) in self.king_ranges(p).into_iter().enumerate() {
-            if range.is_empty() {
-                continue;
-            }
-            let u = self.units(range, w).clamp(0.0, MAX_KING_UNITS as f64);
-            let shape = curve_shape(u / 100.0, w.power);
-            let sign = if side == 0 { 1.0 } else { -1.0 };
-            mg -= sign * w.scale_mg * shape;
-            eg -= sign * w.scale_eg * shape;
-        }
-        (mg, eg)
+        // The penalty hurts the defending side: White's view subtracts White's danger.
+        let net = danger[0].shape - danger[1].shape;
+        let (mg, eg) = (mg - w.curve_scale[0] * net, eg - w.curve_scale[1] * net);
+        let [mg_weight, eg_phase] = PHASE_WEIGHTS[s.phase[p] as usize];
+        let eg_weight = eg_phase * (s.scale[p][(eg <= 0.0) as usize] as f64 / 128.0);
+        Parts { eval: mg * mg_weight + eg * eg_weight, mg_weight, eg_weight, danger }
     }
 
     /// The evaluation of position `p` (White's view) under the flat values `w` (for tests: it
     /// unpacks the weights on every call).
     #[cfg(test)]
     pub fn evaluate(&self, p: usize, w: &[f64]) -> f64 {
-        self.evaluate_parts(p, &ElementWeights::new(self.layout, w)).eval
+        let w = &Weights::new(self.layout, w);
+        self.parts(p, self.sums(p, w), w).eval
+    }
+
+    /// Positions of chunk `c`.
+    fn chunk(&self, c: usize) -> std::ops::Range<usize> {
+        c * CHUNK..((c + 1) * CHUNK).min(self.store.len())
     }
 
     /// Mean squared error at sigmoid scale `k`.
     pub fn loss(&self, w: &[f64], k: f64) -> f64 {
-        let w = &ElementWeights::new(self.layout, w);
+        let w = &Weights::new(self.layout, w);
+        let scaled = k * LN10 / 400.0;
         let n = self.store.len();
         let chunks: Vec<f64> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
-                (c * CHUNK..((c + 1) * CHUNK).min(n))
+                self.chunk(c)
                     .map(|p| {
-                        let e = self.evaluate_parts(p, w).eval;
-                        let d = self.store.result_score(p) - sigmoid(k, e);
+                        let e = self.parts(p, self.sums(p, w), w).eval;
+                        let d = self.store.result_score(p) - sigmoid_scaled(scaled, e);
                         d * d
                     })
                     .sum::<f64>()
@@ -193,38 +279,31 @@ impl Model<'_> {
 
     /// Loss and its gradient over the flat value vector.
     pub fn loss_and_gradient(&self, w: &[f64], k: f64) -> (f64, Vec<f64>) {
-        let ew = &ElementWeights::new(self.layout, w);
+        let weights = &Weights::new(self.layout, w);
         let n = self.store.len();
-        let elements = self.layout.mg_slot.len();
-        let partials: Vec<(f64, ElementGradient)> = (0..n.div_ceil(CHUNK))
+        let partials: Vec<(f64, Gradient)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
-                let mut grad = ElementGradient {
-                    mg: vec![0.0; elements],
-                    eg: vec![0.0; elements],
-                    scale_mg: 0.0,
-                    scale_eg: 0.0,
-                    power: 0.0,
-                };
-                let mut loss = 0.0;
-                for p in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                    loss += self.accumulate(p, ew, k, &mut grad);
-                }
+                let mut grad = Gradient::new();
+                let loss = self.chunk(c).map(|p| self.accumulate(p, weights, k, &mut grad)).sum::<f64>();
                 (loss, grad)
             })
             .collect();
         // Chunk sums are added in chunk order: the same result for any thread count.
-        let mut grad = vec![0.0; self.layout.values];
+        let layout = self.layout;
+        let mut grad = vec![0.0; layout.values];
         let mut loss = 0.0;
         for (l, g) in partials {
             loss += l;
-            for e in 0..elements {
-                grad[self.layout.mg_slot[e] as usize] += g.mg[e];
-                grad[self.layout.eg_slot[e] as usize] += g.eg[e];
+            for e in 0..layout.mg_slot.len() {
+                let (mg, eg) = (layout.mg_slot[e] as usize, layout.eg_slot[e] as usize);
+                grad[mg] += g.quad[REGION[0] + e][0];
+                grad[eg] += g.quad[REGION[0] + e][1];
+                grad[mg] += g.quad[REGION[1] + e][2] + g.quad[REGION[2] + e][3];
             }
-            grad[self.layout.curve_scale.0] += g.scale_mg;
-            grad[self.layout.curve_scale.1] += g.scale_eg;
-            grad[self.layout.curve_power] += g.power;
+            grad[layout.curve_scale.0] += g.curve_scale[0];
+            grad[layout.curve_scale.1] += g.curve_scale[1];
+            grad[layout.curve_power] += g.power;
         }
         let inv = 1.0 / n.max(1) as f64;
         grad.iter_mut().for_each(|g| *g *= inv);
@@ -232,49 +311,35 @@ impl Model<'_> {
     }
 
     /// Adds position `p`'s gradient to `grad`; returns its squared error.
-    #[inline]
-    fn accumulate(&self, p: usize, w: &ElementWeights, k: f64, grad: &mut ElementGradient) -> f64 {
+    #[inline(always)]
+    fn accumulate(&self, p: usize, w: &Weights, k: f64, grad: &mut Gradient) -> f64 {
         let s = self.store;
-        let parts = self.evaluate_parts(p, w);
-        let sig = sigmoid(k, parts.eval);
+        let scaled = k * LN10 / 400.0;
+        let parts = self.parts(p, self.sums(p, w), w);
+        let sig = sigmoid_scaled(scaled, parts.eval);
         let r = s.result_score(p);
-        let loss = (r - sig) * (r - sig);
-        if s.exact[p] != i32::MIN {
-            return loss;
-        }
-        // dE/de for this position.
-        let g = 2.0 * (sig - r) * sig * (1.0 - sig) * k * LN10 / 400.0;
+        // dE/de for this position, then split over the mg and eg parts (both zero for an
+        // exactly known end game, which makes every term below zero too).
+        let g = 2.0 * (sig - r) * sig * (1.0 - sig) * scaled;
         let (gm, ge) = (g * parts.mg_weight, g * parts.eg_weight);
-        let (a, b) = (s.offsets[p] as usize, s.offsets[p + 1] as usize);
-        for (&e, &c) in s.index[a..b].iter().zip(&s.count[a..b]) {
-            grad.mg[e as usize] += gm * c as f64;
-            grad.eg[e as usize] += ge * c as f64;
-        }
-        // King safety: through the curve to its scale, its power and each unit weight.
-        for (side, range) in self.king_ranges(p).into_iter().enumerate() {
-            if range.is_empty() {
-                continue;
-            }
+        // King safety: through the curve to its scale, its power and each unit weight. Without
+        // danger (x = 0) the curve and its derivatives are zero; the arithmetic gives those zeros
+        // without branching (x is floored before dividing by it or taking its logarithm).
+        let mut per_unit = [0.0f64; 2];
+        for (side, d) in parts.danger.iter().enumerate() {
             let sign = if side == 0 { -1.0 } else { 1.0 }; // the penalty's sign in White's view
-            let raw = self.units(range.clone(), w);
-            let x = raw.clamp(0.0, MAX_KING_UNITS as f64) / 100.0;
-            if x == 0.0 {
-                continue; // no danger: the curve and its derivatives are zero here
-            }
-            let shape = curve_shape(x, w.power);
-            grad.scale_mg += gm * sign * shape;
-            grad.scale_eg += ge * sign * shape;
-            let along = gm * sign * w.scale_mg + ge * sign * w.scale_eg;
-            grad.power += along * shape * x.ln() / 100.0;
-            if raw < MAX_KING_UNITS as f64 {
-                // d(x^p)/du = p * x^p / x / 100: no second pow.
-                let dshape_du = w.power * shape / x / 100.0;
-                for j in range {
-                    grad.mg[s.king_index[j] as usize] += along * dshape_du * s.king_count[j] as f64;
-                }
-            }
+            grad.curve_scale[0] += gm * sign * d.shape;
+            grad.curve_scale[1] += ge * sign * d.shape;
+            let along = gm * sign * w.curve_scale[0] + ge * sign * w.curve_scale[1];
+            let x = d.x.max(f64::MIN_POSITIVE);
+            grad.power += along * d.shape * x.ln() * 0.01;
+            // d(x^p)/du = p * x^p / x / 100 (no second pow); zero where the units are clamped.
+            let unclamped = (d.raw < MAX_KING_UNITS as f64) as usize as f64;
+            per_unit[side] = unclamped * along * w.power * 0.01 * d.shape / x;
         }
-        loss
+        let entries = &s.entries[s.offsets[p] as usize..s.offsets[p + 1] as usize];
+        scatter(entries, [gm, ge, per_unit[0], per_unit[1]], grad);
+        (r - sig) * (r - sig)
     }
 
     /// The sigmoid scale K minimising the loss at weights `w` (golden-section search).

@@ -1,23 +1,64 @@
-//! Compact storage of coefficient traces: one entry per non-zero coefficient (u16 element,
-//! i8 count) in shared arrays, plus a few bytes per position (offsets, phase, result, scale,
-//! known-endgame score). No per-position allocation.
+//! Compact storage of coefficient traces: one two-byte entry per non-zero coefficient (index and
+//! count packed in a u16) in one shared array, plus a few bytes per position (offset, phase,
+//! result, scale, known-endgame score). No per-position allocation.
+//!
+//! Linear coefficients and king-safety features share one entry list per position: an entry's
+//! index says what it is. Below [`ELEMENTS`] it is a linear coefficient of that element; in
+//! the next two regions it is a king-safety feature (attack units) of that element against
+//! White's or Black's king. One list means one loop per position in the objective.
 
+use whetstone::eval::baked::idx::COUNT as ELEMENTS;
 use whetstone::eval::endgame::Verdict;
 use whetstone::eval::EvalTrace;
+
+/// Where each kind of entry's indices start: linear, king features against White, against Black.
+pub const REGION: [usize; 3] = [0, ELEMENTS, 2 * ELEMENTS];
+/// The number of distinct entry indices.
+pub const INDICES: usize = 3 * ELEMENTS;
+
+/// An entry packs its index in the high bits and its count, two's complement, in the low ones.
+/// The index gets the bits it needs, the count the rest; a count too large for them is stored as
+/// several entries with the same index (the evaluation is linear in the count).
+pub const INDEX_BITS: u32 = usize::BITS - (INDICES - 1).leading_zeros();
+pub const COUNT_BITS: u32 = 16 - INDEX_BITS;
+const _: () = assert!(COUNT_BITS >= 4, "too many parameters for two-byte entries");
+const COUNT_MIN: i32 = -(1 << (COUNT_BITS - 1));
+const COUNT_MAX: i32 = (1 << (COUNT_BITS - 1)) - 1;
+
+/// The entry for `index` with `count` (which must be within the count field's range).
+fn pack(index: usize, count: i32) -> u16 {
+    debug_assert!(index < INDICES && (COUNT_MIN..=COUNT_MAX).contains(&count));
+    ((index as u16) << COUNT_BITS) | (count as u16 & ((1 << COUNT_BITS) - 1))
+}
+
+/// An entry's index.
+#[inline(always)]
+pub fn entry_index(entry: u16) -> usize {
+    (entry >> COUNT_BITS) as usize
+}
+
+/// An entry's count (the objective decodes it through a table).
+#[cfg(test)]
+pub fn entry_count(entry: u16) -> i32 {
+    ((entry << INDEX_BITS) as i16 >> INDEX_BITS) as i32
+}
+
+/// Appends entries for `count` of `index`, split if the count does not fit one entry.
+fn push_entries(out: &mut Vec<u16>, index: usize, mut count: i32) {
+    while count != 0 {
+        let part = count.clamp(COUNT_MIN, COUNT_MAX);
+        out.push(pack(index, part));
+        count -= part;
+    }
+}
 
 /// All positions of a dataset, as traces.
 #[derive(Default, Clone, Debug, PartialEq)]
 pub struct TraceStore {
-    /// Start of each position's linear coefficients in `index`/`count` (one more entry at the end).
+    /// Start of each position's entries (one more entry at the end).
     pub offsets: Vec<u32>,
-    pub index: Vec<u16>,
-    pub count: Vec<i8>,
-    /// Start of each position's king-safety features (one more entry at the end).
-    pub king_offsets: Vec<u32>,
-    /// How many of a position's king features are White's (the defending side); the rest are Black's.
-    pub king_white: Vec<u8>,
-    pub king_index: Vec<u16>,
-    pub king_count: Vec<i8>,
+    /// Packed (index, count) entries, see [`entry_index`] and [`entry_count`].
+    pub entries: Vec<u16>,
     pub phase: Vec<u8>,
     /// End-game scale factors (out of 128) when White / Black is better.
     pub scale: Vec<[u8; 2]>,
@@ -27,13 +68,10 @@ pub struct TraceStore {
     pub result: Vec<u8>,
 }
 
-/// One position's trace, ready to append (built in parallel, appended in order). One allocation:
-/// the linear coefficients, then White's and Black's king-safety features.
+/// One position's trace, ready to append (built in parallel, appended in order). One allocation.
 #[derive(Clone, Debug)]
 pub struct Compact {
-    entries: Vec<(u16, i8)>,
-    linear_len: u16,
-    king_white: u8,
+    entries: Vec<u16>,
     phase: u8,
     scale: [u8; 2],
     exact: i32,
@@ -41,15 +79,15 @@ pub struct Compact {
 }
 
 impl Compact {
-    /// Compacts an engine trace with its result (1.0 / 0.5 / 0.0, White's view). Counts that do
-    /// not fit in an i8 cannot occur in chess (at most 10 pieces of a kind, 27 mobility squares).
+    /// Compacts an engine trace with its result (1.0 / 0.5 / 0.0, White's view).
     pub fn new(trace: &EvalTrace, result: f32) -> Compact {
-        let narrow = |&(i, c): &(u16, i16)| (i, i8::try_from(c).expect("coefficient fits in i8"));
         let [white, black] = &trace.king_features;
         let mut entries = Vec::with_capacity(trace.linear.len() + white.len() + black.len());
-        entries.extend(trace.linear.iter().map(narrow));
-        entries.extend(white.iter().map(narrow));
-        entries.extend(black.iter().map(narrow));
+        for (region, list) in [&trace.linear, white, black].into_iter().enumerate() {
+            for &(i, c) in list {
+                push_entries(&mut entries, REGION[region] + i as usize, c as i32);
+            }
+        }
         let (scale, exact) = match trace.context.verdict {
             Some(Verdict::Exact(v)) => ([128, 128], v),
             Some(Verdict::Scale { white, black }) => ([white, black], i32::MIN),
@@ -57,8 +95,6 @@ impl Compact {
         };
         Compact {
             entries,
-            linear_len: trace.linear.len() as u16,
-            king_white: white.len() as u8,
             phase: trace.context.phase as u8,
             scale,
             exact,
@@ -79,20 +115,9 @@ impl TraceStore {
     pub fn push(&mut self, c: &Compact) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
-            self.king_offsets.push(0);
         }
-        let (linear, king) = c.entries.split_at(c.linear_len as usize);
-        for &(i, n) in linear {
-            self.index.push(i);
-            self.count.push(n);
-        }
-        self.offsets.push(self.index.len() as u32);
-        for &(i, n) in king {
-            self.king_index.push(i);
-            self.king_count.push(n);
-        }
-        self.king_white.push(c.king_white);
-        self.king_offsets.push(self.king_index.len() as u32);
+        self.entries.extend_from_slice(&c.entries);
+        self.offsets.push(self.entries.len() as u32);
         self.phase.push(c.phase);
         self.scale.push(c.scale);
         self.exact.push(c.exact);
@@ -116,12 +141,7 @@ impl TraceStore {
     /// Bytes used per position, all arrays counted.
     pub fn bytes_per_position(&self) -> f64 {
         let bytes = self.offsets.len() * 4
-            + self.index.len() * 2
-            + self.count.len()
-            + self.king_offsets.len() * 4
-            + self.king_white.len()
-            + self.king_index.len() * 2
-            + self.king_count.len()
+            + self.entries.len() * 2
             + self.phase.len()
             + self.scale.len() * 2
             + self.exact.len() * 4
@@ -129,9 +149,15 @@ impl TraceStore {
         bytes as f64 / self.len().max(1) as f64
     }
 
-    /// Non-zero linear coefficients in all.
+    /// Entries in all: linear coefficients and king-safety features (a coefficient too large
+    /// for one entry counts as the entries it takes).
     pub fn coefficient_count(&self) -> usize {
-        self.index.len()
+        self.entries.len()
+    }
+
+    /// King-safety features among them.
+    pub fn king_feature_count(&self) -> usize {
+        self.entries.iter().filter(|&&e| entry_index(e) >= REGION[1]).count()
     }
 
     /// The given positions as a store of their own (for train/validation splits).
@@ -139,16 +165,8 @@ impl TraceStore {
         let mut out = TraceStore::default();
         for p in positions {
             let (a, b) = (self.offsets[p] as usize, self.offsets[p + 1] as usize);
-            let (ka, kb) = (self.king_offsets[p] as usize, self.king_offsets[p + 1] as usize);
-            let white = self.king_white[p] as usize;
-            let pairs =
-                |idx: &[u16], cnt: &[i8]| idx.iter().copied().zip(cnt.iter().copied()).collect::<Vec<_>>();
-            let mut entries = pairs(&self.index[a..b], &self.count[a..b]);
-            entries.extend(pairs(&self.king_index[ka..kb], &self.king_count[ka..kb]));
             out.push(&Compact {
-                entries,
-                linear_len: (b - a) as u16,
-                king_white: white as u8,
+                entries: self.entries[a..b].to_vec(),
                 phase: self.phase[p],
                 scale: self.scale[p],
                 exact: self.exact[p],
@@ -156,5 +174,31 @@ impl TraceStore {
             });
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_every_index_and_count() {
+        for index in [0, 1, ELEMENTS - 1, REGION[1], REGION[2] + 7, INDICES - 1] {
+            for count in COUNT_MIN..=COUNT_MAX {
+                let e = pack(index, count);
+                assert_eq!((entry_index(e), entry_count(e)), (index, count));
+            }
+        }
+    }
+
+    #[test]
+    fn large_counts_split_into_entries_that_add_up() {
+        for count in [-100, -17, COUNT_MIN - 1, COUNT_MAX + 1, 40, 127] {
+            let mut out = Vec::new();
+            push_entries(&mut out, 5, count);
+            assert!(out.len() > 1);
+            assert!(out.iter().all(|&e| entry_index(e) == 5));
+            assert_eq!(out.iter().map(|&e| entry_count(e)).sum::<i32>(), count);
+        }
     }
 }

@@ -189,3 +189,78 @@ fn tuning_recovers_the_evaluation_from_sampled_results() {
         "mean |eval error| {start_err:.1} -> {end_err:.1} cp"
     );
 }
+
+/// The evaluation written out plainly from an engine trace, in double precision: the
+/// reference the optimised objective must equal.
+fn reference_eval(t: &whetstone::eval::EvalTrace, layout: &Layout, w: &[f64]) -> f64 {
+    use whetstone::eval::endgame::Verdict;
+    use whetstone::eval::weights::MAX_KING_UNITS;
+    if let Some(Verdict::Exact(v)) = t.context.verdict {
+        return v as f64;
+    }
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(e, c) in &t.linear {
+        mg += c as f64 * w[layout.mg_slot[e as usize] as usize];
+        eg += c as f64 * w[layout.eg_slot[e as usize] as usize];
+    }
+    for (side, features) in t.king_features.iter().enumerate() {
+        let units: f64 =
+            features.iter().map(|&(e, c)| c as f64 * w[layout.mg_slot[e as usize] as usize]).sum();
+        let x = units.clamp(0.0, MAX_KING_UNITS as f64) / 100.0;
+        let curve = x.powf(w[layout.curve_power] / 100.0);
+        let sign = if side == 0 { -1.0 } else { 1.0 };
+        mg += sign * w[layout.curve_scale.0] * curve;
+        eg += sign * w[layout.curve_scale.1] * curve;
+    }
+    let scale = match t.context.verdict {
+        Some(Verdict::Scale { white, black }) => (if eg > 0.0 { white } else { black }) as f64 / 128.0,
+        _ => 1.0,
+    };
+    let phase = t.context.phase as f64;
+    (mg * phase + eg * scale * (24.0 - phase)) / 24.0
+}
+
+#[test]
+fn loss_equals_a_plain_double_precision_reference() {
+    let set = ParamSet::baked();
+    let layout = Layout::new(&set);
+    // Long games too, so that known end games and scaled ones are among the positions.
+    let mut positions = random_positions(1500, 21);
+    positions.extend(random_positions_of_length(1500, 22, 100, 300));
+    let mut rng = Rng(5);
+    let results: Vec<f32> = positions.iter().map(|_| [0.0, 0.5, 1.0][(rng.next() % 3) as usize]).collect();
+    let store = store_of(&positions, &results);
+    let exact = store.exact.iter().filter(|&&e| e != i32::MIN).count();
+    let scaled = store.scale.iter().filter(|s| **s != [128, 128]).count();
+    assert!(exact > 0 && scaled > 0, "{exact} exact and {scaled} scaled positions");
+    let model = Model { layout: &layout, store: &store };
+    let bounds = set.value_bounds();
+    for round in 0..3 {
+        // Fractional weights, and a curve power other than 2 in later rounds.
+        let mut w: Vec<f64> = set
+            .values()
+            .iter()
+            .zip(&bounds)
+            .map(|(&v, &(lo, hi))| (v as f64 + (rng.unit() - 0.5) * 30.0).clamp(lo as f64, hi as f64))
+            .collect();
+        w[layout.curve_power] = [200.0, 173.25, 251.5][round];
+        let k = 1.3;
+        let reference: f64 = positions
+            .iter()
+            .zip(&results)
+            .map(|(pos, &r)| {
+                let e = reference_eval(&trace(pos), &layout, &w);
+                let d = r as f64 - 1.0 / (1.0 + 10f64.powf(-k * e / 400.0));
+                d * d
+            })
+            .sum::<f64>()
+            / positions.len() as f64;
+        let fast = model.loss(&w, k);
+        assert!(
+            (fast - reference).abs() <= 1e-12 * reference,
+            "round {round}: objective {fast:.17} vs reference {reference:.17}"
+        );
+        let (with_gradient, _) = model.loss_and_gradient(&w, k);
+        assert!((with_gradient - reference).abs() <= 1e-12 * reference);
+    }
+}
