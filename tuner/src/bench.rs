@@ -30,15 +30,16 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let store = one.install(|| load_traces(std::slice::from_ref(&args.data), false, false))?;
     let load = start.elapsed().as_secs_f64();
     let n = store.len();
-    let coefficients = store.coefficient_count() + store.king_index.len();
+    let coefficients = store.coefficient_count();
+    let king = store.king_feature_count();
     println!("positions            {n}");
     println!("load (1 thread)      {load:.2} s, {:.0} positions/s", n as f64 / load);
     println!("bytes per position   {:.1}", store.bytes_per_position());
     println!(
         "coefficients/pos     {:.1} (linear {:.1} + king-safety {:.1})",
         coefficients as f64 / n as f64,
-        store.coefficient_count() as f64 / n as f64,
-        store.king_index.len() as f64 / n as f64
+        (coefficients - king) as f64 / n as f64,
+        king as f64 / n as f64
     );
     let model = Model { layout: &layout, store: &store };
     for threads in [1, cores] {
