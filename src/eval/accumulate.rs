@@ -51,26 +51,59 @@ impl Accumulator for Sum<'_> {
 
 /// Records White-minus-Black coefficients per element and the king-safety features per side.
 pub struct Tracer {
-    /// Dense coefficients, one per element (turned sparse when the trace is finished).
-    pub coefficients: Vec<i32>,
+    /// Dense coefficients, one per element; all zero between positions.
+    coefficients: Vec<i32>,
+    /// Elements added to since the last `finish` (so finishing visits those, not every element).
+    touched: Vec<u16>,
+    /// The last finished position's (element, count) list, sorted by element, zeros left out.
+    pub linear: Vec<(u16, i16)>,
     /// King-safety features (element, count) per defending colour.
     pub king_features: [Vec<(u16, i16)>; 2],
 }
 
 impl Tracer {
     pub fn new(elements: usize) -> Tracer {
-        Tracer { coefficients: vec![0; elements], king_features: [Vec::new(), Vec::new()] }
+        Tracer {
+            coefficients: vec![0; elements],
+            touched: Vec::with_capacity(64),
+            linear: Vec::with_capacity(64),
+            king_features: [Vec::new(), Vec::new()],
+        }
+    }
+
+    /// Forgets the king features of the previous position (a known endgame records none).
+    pub fn start(&mut self) {
+        self.king_features.iter_mut().for_each(Vec::clear);
+    }
+
+    /// Turns the dense coefficients into the sorted sparse `linear` list and clears them.
+    pub fn finish(&mut self) {
+        self.touched.sort_unstable();
+        self.touched.dedup();
+        self.linear.clear();
+        for &i in &self.touched {
+            let c = std::mem::take(&mut self.coefficients[i as usize]);
+            if c != 0 {
+                self.linear.push((i, c as i16));
+            }
+        }
+        self.touched.clear();
     }
 }
 
 impl Accumulator for Tracer {
     fn add(&mut self, color: Color, index: usize, count: i32) {
-        self.coefficients[index] += count * color.sign();
+        let c = &mut self.coefficients[index];
+        if *c == 0 {
+            self.touched.push(index as u16);
+        }
+        *c += count * color.sign();
     }
 
     fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]) {
-        self.king_features[defender.index()] =
-            features.iter().filter(|f| f.1 != 0).map(|&(i, n)| (i as u16, n as i16)).collect();
+        let list = &mut self.king_features[defender.index()];
+        list.clear();
+        list.extend(features.iter().filter(|f| f.1 != 0).map(|&(i, n)| (i as u16, n as i16)));
     }
 }
 

@@ -107,18 +107,20 @@ pub fn trace(pos: &Position) -> EvalTrace {
     trace_with(pos, &mut Tracer::new(baked::idx::COUNT))
 }
 
-/// [`trace`] reusing a tracer's buffers, which it leaves cleared for the next position (for
-/// tracing millions of positions without an allocation and a clear of the dense array each).
+/// [`trace`] reusing a tracer's buffers (for tracing many positions without clearing a dense
+/// array each time).
 pub fn trace_with(pos: &Position, tracer: &mut Tracer) -> EvalTrace {
+    let context = trace_into(pos, tracer);
+    EvalTrace { linear: tracer.linear.clone(), king_features: tracer.king_features.clone(), context }
+}
+
+/// Traces a position into the tracer's `linear` and `king_features` lists (valid until the next
+/// call): no allocation once the tracer's buffers have grown.
+pub fn trace_into(pos: &Position, tracer: &mut Tracer) -> EvalContext {
+    tracer.start();
     let context = evaluate_with(pos, tracer);
-    let mut linear = Vec::with_capacity(48);
-    for (i, c) in tracer.coefficients.iter_mut().enumerate() {
-        if *c != 0 {
-            linear.push((i as u16, *c as i16));
-            *c = 0;
-        }
-    }
-    EvalTrace { linear, king_features: std::mem::take(&mut tracer.king_features), context }
+    tracer.finish();
+    context
 }
 
 impl EvalTrace {

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
-use whetstone::eval::{trace_with, Tracer};
+use whetstone::eval::{trace_into, Tracer};
 use whetstone::params::{to_rust_module, ParamSet};
 
 use crate::dataset::{self, LoadOptions};
@@ -57,6 +57,14 @@ pub struct TexelArgs {
     /// Adam's learning rate, in centipawns per step.
     #[arg(long, default_value_t = 1.0)]
     pub learning_rate: f64,
+    /// Freeze values seen in fewer positions than this (phase-weighted; see `coverage` in the
+    /// summary): rare piece-square entries and mobility counts otherwise fit noise.
+    #[arg(long, default_value_t = 1000.0)]
+    pub min_coverage: f64,
+    /// L2 pull toward the starting values: adds λ·Σ((w - w₀)/100)² to the loss being minimised
+    /// (the logged losses stay the plain mean squared error). 0 turns it off.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -119,7 +127,11 @@ pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<Tr
     for path in paths {
         let start = Instant::now();
         let (items, summary) = dataset::load(path, &LoadOptions { strict, progress }, |pos, result| {
-            TRACER.with(|t| Compact::new(&trace_with(pos, &mut t.borrow_mut()), result))
+            TRACER.with(|t| {
+                let tracer = &mut t.borrow_mut();
+                let context = trace_into(pos, tracer);
+                Compact::from_tracer(tracer, &context, result)
+            })
         })
         .with_context(|| format!("loading {}", path.display()))?;
         let secs = start.elapsed().as_secs_f64();
@@ -181,9 +193,28 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
         data.train.coefficient_count() as f64 / data.train.len() as f64
     );
     let patterns: Vec<&str> = args.only.iter().map(String::as_str).collect();
-    let selected = set.select(&patterns)?;
-    if selected.is_empty() {
+    let matching = set.select(&patterns)?;
+    if matching.is_empty() {
         bail!("no tunable values match {:?}", args.only);
+    }
+    let coverage = Model { layout: &Layout::new(&set), store: &data.train }.coverage();
+    let (selected, rare): (Vec<usize>, Vec<usize>) =
+        matching.iter().partition(|&&i| coverage[i] >= args.min_coverage);
+    if !rare.is_empty() {
+        let names = set.value_names();
+        let examples: Vec<String> =
+            rare.iter().take(6).map(|&i| format!("{} ({:.0})", names[i], coverage[i])).collect();
+        eprintln!(
+            "{} of {} values stay frozen, seen in fewer than {} positions (--min-coverage): {}{}",
+            rare.len(),
+            matching.len(),
+            args.min_coverage,
+            examples.join(", "),
+            if rare.len() > examples.len() { ", ..." } else { "" }
+        );
+    }
+    if selected.is_empty() {
+        bail!("every matching value is below --min-coverage {}", args.min_coverage);
     }
     let outcome = optimise(args, &set, &data, &selected)?;
     finish(args, &set, &data, &outcome)
@@ -204,6 +235,7 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
     let valid = Model { layout: &layout, store: &data.valid };
     let bounds = set.value_bounds();
     let checkpoint_path = args.out.join("checkpoint.json");
+    let start: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
     let mut state = if args.resume {
         let text = std::fs::read_to_string(&checkpoint_path)
             .with_context(|| format!("--resume: reading {}", checkpoint_path.display()))?;
@@ -262,7 +294,12 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
         let epoch_start = Instant::now();
         let train_loss = match args.optimizer {
             Optimizer::Adam => {
-                let (loss, grad) = train.loss_and_gradient(&state.weights, state.k);
+                let (loss, mut grad) = train.loss_and_gradient(&state.weights, state.k);
+                if args.l2 > 0.0 {
+                    for &i in selected {
+                        grad[i] += 2.0 * args.l2 * (state.weights[i] - start[i]) / 1e4;
+                    }
+                }
                 state.adam.update(&mut state.weights, &grad, selected, &bounds);
                 loss
             }
@@ -358,6 +395,13 @@ fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Outcome) -> R
         &start,
         &end,
     );
+    // The scale drift: a K refitted on the tuned values below the run's K means the tuned
+    // evaluation is larger in centipawns (search margins are tuned against the old scale).
+    let refit = Model { layout: &layout, store: &data.train }.fit_k(&end);
+    let summary = format!(
+        "{summary}K refitted on the tuned values: {refit:.4} (the evaluation's scale grew {:.1}%)\n",
+        (outcome.k / refit - 1.0) * 100.0
+    );
     std::fs::write(args.out.join("summary.txt"), &summary)?;
     if let Err(e) = report::loss_curve(&args.out.join("loss.png"), &outcome.log) {
         eprintln!("loss curve not drawn: {e:#}");
@@ -398,6 +442,8 @@ mod tests {
             optimizer: Optimizer::Adam,
             epochs,
             learning_rate: 1.0,
+            min_coverage: 0.0,
+            l2: 0.0,
             threads: None,
             out: out.to_path_buf(),
             checkpoint_every: 2,

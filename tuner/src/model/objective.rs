@@ -342,6 +342,40 @@ impl Model<'_> {
         (r - sig) * (r - sig)
     }
 
+    /// How much data speaks to each value: per slot, the number of positions where it has a
+    /// non-zero coefficient, each weighted by its phase share (a middle-game value counts
+    /// phase/24 of a position, an end-game value the rest). King-safety unit weights count whole
+    /// positions, and the curve's parameters every position with danger. A value seen in too few
+    /// positions is fitted to noise (a king on h6 in the middle game), so `tune texel` freezes
+    /// values below `--min-coverage`.
+    pub fn coverage(&self) -> Vec<f64> {
+        let (s, layout) = (self.store, self.layout);
+        let mut cover = vec![0.0; layout.values];
+        for p in 0..s.len() {
+            if s.exact[p] != i32::MIN {
+                continue;
+            }
+            let [mg_weight, eg_weight] = PHASE_WEIGHTS[s.phase[p] as usize];
+            let mut king = false;
+            for &entry in &s.entries[s.offsets[p] as usize..s.offsets[p + 1] as usize] {
+                let index = (entry >> COUNT_BITS) as usize;
+                if index < REGION[1] {
+                    cover[layout.mg_slot[index] as usize] += mg_weight;
+                    cover[layout.eg_slot[index] as usize] += eg_weight;
+                } else {
+                    king = true;
+                    cover[layout.mg_slot[index - REGION[1 + usize::from(index >= REGION[2])]] as usize] += 1.0;
+                }
+            }
+            if king {
+                cover[layout.curve_scale.0] += mg_weight;
+                cover[layout.curve_scale.1] += eg_weight;
+                cover[layout.curve_power] += 1.0;
+            }
+        }
+        cover
+    }
+
     /// The sigmoid scale K minimising the loss at weights `w` (golden-section search).
     pub fn fit_k(&self, w: &[f64]) -> f64 {
         let (mut lo, mut hi) = (0.1f64, 4.0f64);

@@ -9,6 +9,8 @@
 
 use whetstone::eval::baked::idx::COUNT as ELEMENTS;
 use whetstone::eval::endgame::Verdict;
+use whetstone::eval::{EvalContext, Tracer};
+#[cfg(test)]
 use whetstone::eval::EvalTrace;
 
 /// Where each kind of entry's indices start: linear, king features against White, against Black.
@@ -80,22 +82,37 @@ pub struct Compact {
 
 impl Compact {
     /// Compacts an engine trace with its result (1.0 / 0.5 / 0.0, White's view).
+    #[cfg(test)]
     pub fn new(trace: &EvalTrace, result: f32) -> Compact {
-        let [white, black] = &trace.king_features;
-        let mut entries = Vec::with_capacity(trace.linear.len() + white.len() + black.len());
-        for (region, list) in [&trace.linear, white, black].into_iter().enumerate() {
+        Compact::from_lists(&trace.linear, &trace.king_features, &trace.context, result)
+    }
+
+    /// Compacts a tracer's lists (see `whetstone::eval::trace_into`) with the result.
+    pub fn from_tracer(tracer: &Tracer, context: &EvalContext, result: f32) -> Compact {
+        Compact::from_lists(&tracer.linear, &tracer.king_features, context, result)
+    }
+
+    fn from_lists(
+        linear: &[(u16, i16)],
+        king_features: &[Vec<(u16, i16)>; 2],
+        context: &EvalContext,
+        result: f32,
+    ) -> Compact {
+        let [white, black] = king_features;
+        let mut entries = Vec::with_capacity(linear.len() + white.len() + black.len());
+        for (region, list) in [linear, white, black].into_iter().enumerate() {
             for &(i, c) in list {
                 push_entries(&mut entries, REGION[region] + i as usize, c as i32);
             }
         }
-        let (scale, exact) = match trace.context.verdict {
+        let (scale, exact) = match context.verdict {
             Some(Verdict::Exact(v)) => ([128, 128], v),
             Some(Verdict::Scale { white, black }) => ([white, black], i32::MIN),
             None => ([128, 128], i32::MIN),
         };
         Compact {
             entries,
-            phase: trace.context.phase as u8,
+            phase: context.phase as u8,
             scale,
             exact,
             result: (result * 254.0).round().clamp(0.0, 254.0) as u8,

@@ -264,3 +264,24 @@ fn loss_equals_a_plain_double_precision_reference() {
         assert!((with_gradient - reference).abs() <= 1e-12 * reference);
     }
 }
+
+#[test]
+fn coverage_counts_phase_weighted_positions_per_value() {
+    let set = ParamSet::baked();
+    let layout = Layout::new(&set);
+    let positions = random_positions(400, 31);
+    let store = store_of(&positions, &vec![0.5; positions.len()]);
+    let cover = Model { layout: &layout, store: &store }.coverage();
+    let names = set.value_names();
+    let slot = |name: &str| names.iter().position(|n| n == name).unwrap_or_else(|| panic!("{name}"));
+    // Pawns never stand on the first rank.
+    assert_eq!(cover[slot("pst.pawn[a1].mg")], 0.0);
+    assert_eq!(cover[slot("pst.pawn[h1].eg")], 0.0);
+    // Every position has pawns (in the first 90 plies of random play): the pawn's mg and eg
+    // coverage add up to the positions where White and Black pawn counts differ, at most all.
+    let pawn = cover[slot("material[pawn].mg")] + cover[slot("material[pawn].eg")];
+    assert!(pawn > 0.0 && pawn <= positions.len() as f64 + 1e-9, "{pawn}");
+    // Early random play is middle game: mg coverage dominates.
+    assert!(cover[slot("material[pawn].mg")] > cover[slot("material[pawn].eg")]);
+    assert!(cover.iter().all(|&c| c >= 0.0 && c <= positions.len() as f64 + 1e-9));
+}
