@@ -53,10 +53,19 @@ pub enum FenError {
 impl Position {
     /// Parses a FEN (the move counters may be omitted, as in EPD).
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if !(4..=6).contains(&fields.len()) {
-            return Err(FenError::FieldCount(fields.len()));
+        // Up to six fields, without an allocation (positions are parsed by the million when tuning).
+        let mut words = fen.split_whitespace();
+        let mut fields = [""; 6];
+        let mut count = 0;
+        for word in words.by_ref().take(6) {
+            fields[count] = word;
+            count += 1;
         }
+        let count = count + words.count();
+        if !(4..=6).contains(&count) {
+            return Err(FenError::FieldCount(count));
+        }
+        let fields = &fields[..count];
         let mut pos = Position::empty();
         parse_placement(&mut pos, fields[0])?;
         validate_material(&pos)?;

@@ -293,14 +293,13 @@ impl Position {
         let mut key = 0;
         let mut pawn_key = 0;
         let mut counts = [[0u32; PieceType::NUM]; Color::NUM];
-        for sq in Square::all() {
-            if let Some(p) = self.piece_on(sq) {
-                key ^= zobrist::piece_square(p, sq);
-                if p.piece_type() == PieceType::Pawn {
-                    pawn_key ^= zobrist::piece_square(p, sq);
-                }
-                counts[p.color().index()][p.piece_type().index()] += 1;
+        for sq in self.occupied() {
+            let p = self.piece_on(sq).expect("occupied square holds a piece");
+            key ^= zobrist::piece_square(p, sq);
+            if p.piece_type() == PieceType::Pawn {
+                pawn_key ^= zobrist::piece_square(p, sq);
             }
+            counts[p.color().index()][p.piece_type().index()] += 1;
         }
         if self.side == Color::Black {
             key ^= zobrist::side();

@@ -53,8 +53,9 @@ impl Accumulator for Sum<'_> {
 pub struct Tracer {
     /// Dense coefficients, one per element; all zero between positions.
     coefficients: Vec<i32>,
-    /// Elements added to since the last `finish` (so finishing visits those, not every element).
-    touched: Vec<u16>,
+    /// One bit per element added to since the last `finish`, so finishing visits those in
+    /// element order without sorting or scanning every element.
+    touched: Vec<u64>,
     /// The last finished position's (element, count) list, sorted by element, zeros left out.
     pub linear: Vec<(u16, i16)>,
     /// King-safety features (element, count) per defending colour.
@@ -65,7 +66,7 @@ impl Tracer {
     pub fn new(elements: usize) -> Tracer {
         Tracer {
             coefficients: vec![0; elements],
-            touched: Vec::with_capacity(64),
+            touched: vec![0; elements.div_ceil(64)],
             linear: Vec::with_capacity(64),
             king_features: [Vec::new(), Vec::new()],
         }
@@ -78,26 +79,25 @@ impl Tracer {
 
     /// Turns the dense coefficients into the sorted sparse `linear` list and clears them.
     pub fn finish(&mut self) {
-        self.touched.sort_unstable();
-        self.touched.dedup();
         self.linear.clear();
-        for &i in &self.touched {
-            let c = std::mem::take(&mut self.coefficients[i as usize]);
-            if c != 0 {
-                self.linear.push((i, c as i16));
+        for (w, word) in self.touched.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let c = std::mem::take(&mut self.coefficients[i]);
+                if c != 0 {
+                    self.linear.push((i as u16, c as i16));
+                }
             }
         }
-        self.touched.clear();
     }
 }
 
 impl Accumulator for Tracer {
     fn add(&mut self, color: Color, index: usize, count: i32) {
-        let c = &mut self.coefficients[index];
-        if *c == 0 {
-            self.touched.push(index as u16);
-        }
-        *c += count * color.sign();
+        self.coefficients[index] += count * color.sign();
+        self.touched[index / 64] |= 1 << (index % 64);
     }
 
     fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]) {

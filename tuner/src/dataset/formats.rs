@@ -103,11 +103,20 @@ enum Shape {
 }
 
 fn shape(line: &str) -> Shape {
-    if line.contains('[') || line.contains(']') {
+    // One pass over the bytes (this runs for every line of multi-million-line files).
+    let seen = line.bytes().fold(0u8, |seen, b| {
+        seen | match b {
+            b'[' | b']' => 1,
+            b'|' => 2,
+            b',' => 4,
+            _ => 0,
+        }
+    });
+    if seen & 1 != 0 {
         Shape::Bracket
-    } else if line.contains('|') {
+    } else if seen & 2 != 0 {
         Shape::Pipe
-    } else if line.contains(',') {
+    } else if seen & 4 != 0 {
         Shape::Csv
     } else {
         Shape::Epd

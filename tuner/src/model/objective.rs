@@ -351,6 +351,15 @@ impl Model<'_> {
     pub fn coverage(&self) -> Vec<f64> {
         let (s, layout) = (self.store, self.layout);
         let mut cover = vec![0.0; layout.values];
+        // The last position that counted for each slot: a slot counts once per position even
+        // when several entries reach it (both kings' features, a split count).
+        let mut counted = vec![usize::MAX; layout.values];
+        let mut count = |slot: u32, weight: f64, p: usize| {
+            if counted[slot as usize] != p {
+                counted[slot as usize] = p;
+                cover[slot as usize] += weight;
+            }
+        };
         for p in 0..s.len() {
             if s.exact[p] != i32::MIN {
                 continue;
@@ -360,17 +369,22 @@ impl Model<'_> {
             for &entry in &s.entries[s.offsets[p] as usize..s.offsets[p + 1] as usize] {
                 let index = (entry >> COUNT_BITS) as usize;
                 if index < REGION[1] {
-                    cover[layout.mg_slot[index] as usize] += mg_weight;
-                    cover[layout.eg_slot[index] as usize] += eg_weight;
+                    let (mg, eg) = (layout.mg_slot[index], layout.eg_slot[index]);
+                    if mg == eg {
+                        count(mg, 1.0, p); // an unphased value serves the whole position
+                    } else {
+                        count(mg, mg_weight, p);
+                        count(eg, eg_weight, p);
+                    }
                 } else {
                     king = true;
-                    cover[layout.mg_slot[index - REGION[1 + usize::from(index >= REGION[2])]] as usize] += 1.0;
+                    count(layout.mg_slot[index - REGION[1 + usize::from(index >= REGION[2])]], 1.0, p);
                 }
             }
             if king {
-                cover[layout.curve_scale.0] += mg_weight;
-                cover[layout.curve_scale.1] += eg_weight;
-                cover[layout.curve_power] += 1.0;
+                count(layout.curve_scale.0 as u32, mg_weight, p);
+                count(layout.curve_scale.1 as u32, eg_weight, p);
+                count(layout.curve_power as u32, 1.0, p);
             }
         }
         cover

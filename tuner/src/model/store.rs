@@ -9,9 +9,9 @@
 
 use whetstone::eval::baked::idx::COUNT as ELEMENTS;
 use whetstone::eval::endgame::Verdict;
-use whetstone::eval::{EvalContext, Tracer};
 #[cfg(test)]
 use whetstone::eval::EvalTrace;
+use whetstone::eval::{EvalContext, Tracer};
 
 /// Where each kind of entry's indices start: linear, king features against White, against Black.
 pub const REGION: [usize; 3] = [0, ELEMENTS, 2 * ELEMENTS];
