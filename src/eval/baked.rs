@@ -51,19 +51,19 @@ pub mod idx {
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
 #[rustfmt::skip]
 pub const MATERIAL: [S; 5] = [
-    S( 100,  120), S( 320,  300), S( 330,  320), S( 480,  540), S( 950,  980),
+    S(  67,   99), S( 329,  313), S( 347,  332), S( 472,  550), S( 951,  982),
 ];
 
 /// Pawn placement on top of material; ranks 1 and 8 are unused.
 #[rustfmt::skip]
 pub const PST_PAWN: [S; 64] = board([
     [S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0)],
-    [S(  40,   60), S(  45,   60), S(  45,   60), S(  45,   60), S(  45,   60), S(  45,   60), S(  45,   60), S(  40,   60)],
-    [S(  15,   35), S(  20,   35), S(  20,   35), S(  20,   35), S(  20,   35), S(  20,   35), S(  20,   35), S(  15,   35)],
-    [S(   5,   20), S(  10,   20), S(  10,   20), S(  20,   20), S(  20,   20), S(  10,   20), S(  10,   20), S(   5,   20)],
-    [S(   0,   10), S(   5,   10), S(   5,   10), S(  15,   10), S(  15,   10), S(   5,   10), S(   5,   10), S(   0,   10)],
-    [S(  -5,    5), S(   0,    5), S(   0,    5), S(  10,    5), S(  10,    5), S(   0,    5), S(   0,    5), S(  -5,    5)],
-    [S(  -5,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(  -5,    0)],
+    [S(  41,   60), S(  45,   60), S(  46,   61), S(  45,   59), S(  45,   59), S(  45,   60), S(  45,   59), S(  40,   59)],
+    [S(  14,   38), S(  22,   36), S(  21,   35), S(  23,   36), S(  22,   34), S(  25,   38), S(  20,   35), S(  17,   39)],
+    [S(   5,   24), S(  11,   20), S(   6,   19), S(  33,   16), S(  32,   16), S(  13,   18), S(  11,   18), S(  10,   21)],
+    [S(   2,   11), S(   6,   13), S(  10,    7), S(   8,    4), S(  14,    2), S(   8,   10), S(  10,   10), S(   3,   10)],
+    [S(  -8,    0), S(   0,    8), S(  -7,    6), S( -15,    2), S( -11,    0), S(   4,    3), S(  -3,    2), S( -12,   -1)],
+    [S(  -5,   -1), S(  -3,    7), S(  -6,    7), S(  -4,   -2), S(  -6,    0), S(   0,    6), S(   5,    2), S( -20,   -5)],
     [S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0)],
 ]);
 
@@ -71,155 +71,155 @@ pub const PST_PAWN: [S; 64] = board([
 #[rustfmt::skip]
 pub const PST_KNIGHT: [S; 64] = board([
     [S( -15,  -14), S( -15,  -14), S( -15,  -14), S( -15,  -14), S( -15,  -14), S( -15,  -14), S( -15,  -14), S( -15,  -14)],
-    [S( -15,  -14), S(  -5,   -6), S(  -5,   -6), S(  -5,   -6), S(  -5,   -6), S(  -5,   -6), S(  -5,   -6), S( -15,  -14)],
-    [S( -15,  -14), S(  -5,   -6), S(  10,    2), S(  10,    2), S(  10,    2), S(  10,    2), S(  -5,   -6), S( -15,  -14)],
-    [S( -15,  -14), S(  -5,   -6), S(  10,    2), S(  20,   10), S(  20,   10), S(  10,    2), S(  -5,   -6), S( -15,  -14)],
-    [S( -15,  -14), S(  -5,   -6), S(   5,    2), S(  15,   10), S(  15,   10), S(   5,    2), S(  -5,   -6), S( -15,  -14)],
-    [S( -15,  -14), S(  -5,   -6), S(   5,    2), S(   5,    2), S(   5,    2), S(   5,    2), S(  -5,   -6), S( -15,  -14)],
-    [S( -15,  -14), S(  -5,   -6), S(  -5,   -6), S(  -5,   -6), S(  -5,   -6), S(  -5,   -6), S(  -5,   -6), S( -15,  -14)],
-    [S( -15,  -14), S( -15,  -14), S( -15,  -14), S( -15,  -14), S( -15,  -14), S( -15,  -14), S( -15,  -14), S( -15,  -14)],
+    [S( -15,  -14), S(  -5,   -6), S(  -5,   -5), S(  -5,   -5), S(  -5,   -5), S(  -5,   -6), S(  -5,   -6), S( -15,  -14)],
+    [S( -15,  -14), S(  -4,   -5), S(  11,    2), S(  13,    4), S(  11,    3), S(  11,    3), S(  -4,   -5), S( -14,  -13)],
+    [S( -16,  -14), S(  -6,   -5), S(  11,    3), S(  23,   12), S(  18,   11), S(  11,    3), S(  -2,   -4), S( -13,  -13)],
+    [S( -11,  -13), S(  -3,   -5), S(   4,    3), S(  16,   10), S(  16,   12), S(   9,    4), S(  -2,   -4), S( -10,  -13)],
+    [S( -18,  -14), S( -13,   -7), S(  -2,   -3), S(   6,    3), S(  10,    3), S(  -1,   -1), S(  -4,   -6), S( -13,  -13)],
+    [S( -15,  -14), S(  -6,   -6), S(  -8,   -8), S( -10,   -7), S(  -5,   -7), S(  -3,   -7), S(  -5,   -6), S( -14,  -14)],
+    [S( -15,  -14), S( -17,  -15), S( -17,  -15), S( -16,  -15), S( -17,  -14), S( -16,  -15), S( -14,  -15), S( -15,  -14)],
 ]);
 
 /// Bishop placement: centre and long diagonals.
 #[rustfmt::skip]
 pub const PST_BISHOP: [S; 64] = board([
-    [S(   0,   -4), S(  -5,   -4), S(  -5,   -4), S(  -5,   -4), S(  -5,   -4), S(  -5,   -4), S(  -5,   -4), S(   0,   -4)],
-    [S(  -5,   -4), S(   5,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   5,    0), S(  -5,   -4)],
-    [S(  -5,   -4), S(   0,    0), S(  10,    4), S(   5,    4), S(   5,    4), S(  10,    4), S(   0,    0), S(  -5,   -4)],
-    [S(  -5,   -4), S(   0,    0), S(   5,    4), S(  15,    8), S(  15,    8), S(   5,    4), S(   0,    0), S(  -5,   -4)],
-    [S(  -5,   -4), S(   0,    0), S(   5,    4), S(  15,    8), S(  15,    8), S(   5,    4), S(   0,    0), S(  -5,   -4)],
-    [S(  -5,   -4), S(   0,    0), S(  10,    4), S(   5,    4), S(   5,    4), S(  10,    4), S(   0,    0), S(  -5,   -4)],
-    [S(  -5,   -4), S(   5,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   5,    0), S(  -5,   -4)],
-    [S(   0,   -4), S(  -5,   -4), S(  -5,   -4), S(  -5,   -4), S(  -5,   -4), S(  -5,   -4), S(  -5,   -4), S(   0,   -4)],
+    [S(   0,   -4), S(  -5,   -3), S(  -5,   -4), S(  -5,   -4), S(  -5,   -4), S(  -5,   -4), S(  -5,   -4), S(   0,   -4)],
+    [S(  -5,   -4), S(   5,    1), S(   0,    1), S(   0,    0), S(   1,    1), S(   1,    1), S(   5,    0), S(  -5,   -4)],
+    [S(  -5,   -3), S(   1,    1), S(  11,    5), S(   6,    4), S(   6,    5), S(  11,    5), S(   2,    1), S(  -2,   -3)],
+    [S(  -5,   -4), S(   2,    1), S(   6,    5), S(  16,    9), S(  16,    9), S(   7,    5), S(   2,    1), S(  -5,   -3)],
+    [S(  -4,   -4), S(   0,   -1), S(   4,    7), S(  16,    9), S(  15,    8), S(   3,    4), S(   0,    0), S(  -3,   -4)],
+    [S(  -5,   -3), S(   2,    1), S(   4,    2), S(  11,    5), S(  10,    5), S(   9,    4), S(   1,    0), S(  -4,   -3)],
+    [S(  -6,   -4), S(  -3,   -3), S(  10,    1), S(  -9,   -4), S(  -3,    0), S(  -1,   -2), S(   2,   -2), S(  -5,   -4)],
+    [S(   0,   -5), S(  -2,   -5), S(  -2,   -6), S(  -7,   -5), S(  -8,   -6), S(   0,   -2), S(  -5,   -4), S(  -1,   -5)],
 ]);
 
 /// Rook placement: seventh rank, central files.
 #[rustfmt::skip]
 pub const PST_ROOK: [S; 64] = board([
-    [S(  -5,    0), S(   0,    0), S(   0,    0), S(   5,    0), S(   5,    0), S(   0,    0), S(   0,    0), S(  -5,    0)],
-    [S(  15,   10), S(  20,   10), S(  20,   10), S(  25,   10), S(  25,   10), S(  20,   10), S(  20,   10), S(  15,   10)],
-    [S(  -5,    0), S(   0,    0), S(   0,    0), S(   5,    0), S(   5,    0), S(   0,    0), S(   0,    0), S(  -5,    0)],
-    [S(  -5,    0), S(   0,    0), S(   0,    0), S(   5,    0), S(   5,    0), S(   0,    0), S(   0,    0), S(  -5,    0)],
-    [S(  -5,    0), S(   0,    0), S(   0,    0), S(   5,    0), S(   5,    0), S(   0,    0), S(   0,    0), S(  -5,    0)],
-    [S(  -5,    0), S(   0,    0), S(   0,    0), S(   5,    0), S(   5,    0), S(   0,    0), S(   0,    0), S(  -5,    0)],
-    [S(  -5,    0), S(   0,    0), S(   0,    0), S(   5,    0), S(   5,    0), S(   0,    0), S(   0,    0), S(  -5,    0)],
-    [S(   0,    0), S(   0,    0), S(   0,    0), S(   5,    0), S(   5,    0), S(   0,    0), S(   0,    0), S(   0,    0)],
+    [S(  -4,    2), S(   1,    2), S(   0,    1), S(   5,    0), S(   5,    0), S(   0,    0), S(   0,    1), S(  -5,    0)],
+    [S(  16,   13), S(  21,   12), S(  21,   12), S(  26,   10), S(  25,   11), S(  20,   11), S(  21,   11), S(  15,   10)],
+    [S(  -3,    3), S(   3,    4), S(   1,    2), S(   7,    2), S(   6,    2), S(   1,    2), S(   1,    2), S(  -4,    1)],
+    [S(  -3,    4), S(   2,    3), S(   3,    4), S(   8,    3), S(   7,    2), S(   1,    2), S(   2,    2), S(  -4,    1)],
+    [S(  -4,    2), S(   1,    1), S(   0,    1), S(   7,    2), S(   6,    2), S(   1,    1), S(   2,    1), S(  -6,    0)],
+    [S(  -6,   -1), S(  -1,    0), S(   0,    0), S(   3,   -2), S(   6,    0), S(   0,    1), S(   4,    1), S(  -3,    0)],
+    [S(  -9,   -2), S(  -3,   -2), S(  -3,   -4), S(   3,   -4), S(   3,   -3), S(  -2,   -2), S(   0,   -1), S(  -7,   -1)],
+    [S( -15,   -4), S(  -4,   -3), S(  -2,   -4), S(   1,   -5), S(  -2,   -6), S(  -3,   -5), S(   1,   -1), S(  -3,   -3)],
 ]);
 
 /// Queen placement: mild centralisation.
 #[rustfmt::skip]
 pub const PST_QUEEN: [S; 64] = board([
     [S(  -9,   -5), S(  -9,   -5), S(  -9,   -5), S(  -9,   -5), S(  -9,   -5), S(  -9,   -5), S(  -9,   -5), S(  -9,   -5)],
-    [S(  -9,   -5), S(  -6,    0), S(  -6,    0), S(  -6,    0), S(  -6,    0), S(  -6,    0), S(  -6,    0), S(  -9,   -5)],
-    [S(  -9,   -5), S(  -6,    0), S(  -3,    5), S(  -3,    5), S(  -3,    5), S(  -3,    5), S(  -6,    0), S(  -9,   -5)],
-    [S(  -4,   -5), S(  -1,    0), S(   2,    5), S(   5,   10), S(   5,   10), S(   2,    5), S(  -1,    0), S(  -4,   -5)],
-    [S(  -4,   -5), S(  -1,    0), S(   2,    5), S(   5,   10), S(   5,   10), S(   2,    5), S(  -1,    0), S(  -4,   -5)],
-    [S(  -4,   -5), S(  -1,    0), S(   2,    5), S(   2,    5), S(   2,    5), S(   2,    5), S(  -1,    0), S(  -4,   -5)],
-    [S(  -4,   -5), S(  -1,    0), S(  -1,    0), S(  -1,    0), S(  -1,    0), S(  -1,    0), S(  -1,    0), S(  -4,   -5)],
-    [S(  -4,   -5), S(  -4,   -5), S(  -4,   -5), S(  -4,   -5), S(  -4,   -5), S(  -4,   -5), S(  -4,   -5), S(  -4,   -5)],
+    [S(  -9,   -5), S(  -7,    0), S(  -6,    0), S(  -6,    0), S(  -6,    1), S(  -6,    0), S(  -6,    0), S(  -8,   -5)],
+    [S(  -9,   -5), S(  -6,    0), S(  -3,    5), S(  -2,    5), S(  -3,    6), S(  -2,    6), S(  -5,    1), S(  -8,   -5)],
+    [S(  -4,   -5), S(  -2,    0), S(   2,    6), S(   5,   10), S(   6,   11), S(   2,    6), S(   1,    1), S(  -2,   -4)],
+    [S(  -6,   -5), S(  -2,    0), S(   1,    5), S(   4,   10), S(   5,   10), S(   2,    5), S(   1,    1), S(  -2,   -4)],
+    [S(  -5,   -5), S(  -5,    0), S(   2,    5), S(   1,    4), S(   2,    5), S(   2,    5), S(   1,    0), S(  -3,   -5)],
+    [S(  -6,   -6), S(  -1,    0), S(  -1,   -1), S(   1,   -1), S(   0,   -1), S(  -4,   -2), S(  -4,   -2), S(  -5,   -5)],
+    [S(  -4,   -5), S(  -4,   -5), S(  -3,   -5), S(   1,   -5), S(  -3,   -5), S(  -8,   -6), S(  -4,   -5), S(  -4,   -5)],
 ]);
 
 /// King placement: sheltered in the middle game, central in the end game.
 #[rustfmt::skip]
 pub const PST_KING: [S; 64] = board([
     [S( -60,  -20), S( -60,  -20), S( -60,  -20), S( -60,  -20), S( -60,  -20), S( -60,  -20), S( -60,  -20), S( -60,  -20)],
-    [S( -60,  -10), S( -60,    0), S( -60,    0), S( -60,    0), S( -60,    0), S( -60,    0), S( -60,    0), S( -60,  -10)],
-    [S( -50,  -10), S( -50,    0), S( -50,   10), S( -50,   10), S( -50,   10), S( -50,   10), S( -50,    0), S( -50,  -10)],
-    [S( -40,  -10), S( -40,    0), S( -40,   10), S( -40,   20), S( -40,   20), S( -40,   10), S( -40,    0), S( -40,  -10)],
-    [S( -30,  -10), S( -30,    0), S( -30,   10), S( -30,   20), S( -30,   20), S( -30,   10), S( -30,    0), S( -30,  -10)],
-    [S( -20,  -10), S( -20,    0), S( -20,   10), S( -20,   10), S( -20,   10), S( -20,   10), S( -20,    0), S( -20,  -10)],
-    [S(  10,  -10), S(  10,    0), S(  -5,    0), S( -10,    0), S( -10,    0), S(  -5,    0), S(  10,    0), S(  10,  -10)],
-    [S(  20,  -20), S(  30,  -20), S(  10,  -20), S(   0,  -20), S(   0,  -20), S(  10,  -20), S(  30,  -20), S(  20,  -20)],
+    [S( -60,  -10), S( -60,    0), S( -60,    1), S( -60,    0), S( -60,    0), S( -60,    0), S( -60,    0), S( -60,  -10)],
+    [S( -50,  -10), S( -50,    1), S( -50,   11), S( -50,   11), S( -50,   11), S( -50,   11), S( -50,    1), S( -50,  -10)],
+    [S( -40,  -10), S( -40,    1), S( -39,   12), S( -40,   21), S( -40,   21), S( -40,   11), S( -39,    1), S( -40,  -11)],
+    [S( -30,   -9), S( -30,    1), S( -29,   12), S( -30,   20), S( -29,   21), S( -29,   11), S( -30,    0), S( -30,  -10)],
+    [S( -20,   -9), S( -19,    1), S( -19,   11), S( -19,   10), S( -19,   10), S( -19,   10), S( -17,    1), S( -19,  -11)],
+    [S(  12,   -8), S(  12,    1), S(  -3,   -1), S(  -8,   -1), S(  -9,   -1), S(  -3,   -1), S(  13,   -1), S(  14,  -13)],
+    [S(  18,  -20), S(  32,  -19), S(  14,  -18), S(  -2,  -22), S(  -1,  -21), S(   3,  -23), S(  15,  -26), S(   6,  -29)],
 ]);
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_KNIGHT: [S; 9] = [
-    S( -60,  -60), S( -30,  -30), S( -18,  -18), S(  -8,   -8), S(   0,    0), S(   7,    7), S(  13,   13), S(  19,   19),
-    S(  25,   25),
+    S( -61,  -60), S( -35,  -33), S( -22,  -19), S(  -7,   -8), S(   2,    3), S(  12,   14), S(  20,   20), S(  24,   21),
+    S(  25,   24),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_BISHOP: [S; 14] = [
-    S( -73,  -86), S( -43,  -51), S( -31,  -36), S( -22,  -25), S( -13,  -16), S(  -6,   -7), S(   0,    0), S(   6,    7),
-    S(  11,   13), S(  17,   19), S(  21,   25), S(  26,   30), S(  30,   36), S(  35,   40),
+    S( -76,  -87), S( -49,  -54), S( -35,  -38), S( -25,  -26), S(  -7,  -15), S(   3,   -3), S(   7,    6), S(  11,   10),
+    S(  14,   17), S(  18,   20), S(  22,   26), S(  27,   30), S(  30,   36), S(  35,   39),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_ROOK: [S; 15] = [
-    S( -53, -106), S( -33,  -66), S( -25,  -49), S( -18,  -37), S( -13,  -26), S(  -8,  -16), S(  -4,   -8), S(   0,    0),
-    S(   4,    7), S(   7,   14), S(  10,   21), S(  13,   27), S(  16,   33), S(  19,   38), S(  22,   44),
+    S( -53, -106), S( -36,  -68), S( -25,  -51), S( -23,  -38), S( -14,  -26), S( -11,  -14), S(  -5,   -8), S(   2,    2),
+    S(   6,   11), S(  10,   19), S(  13,   25), S(  13,   29), S(  15,   33), S(  18,   36), S(  21,   40),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_QUEEN: [S; 28] = [
-    S( -54, -108), S( -39,  -78), S( -33,  -66), S( -28,  -56), S( -24,  -48), S( -21,  -41), S( -17,  -35), S( -14,  -29),
-    S( -12,  -23), S(  -9,  -18), S(  -7,  -13), S(  -4,   -9), S(  -2,   -4), S(   0,    0), S(   2,    4), S(   4,    8),
-    S(   6,   12), S(   8,   16), S(  10,   19), S(  11,   23), S(  13,   26), S(  15,   29), S(  16,   33), S(  18,   36),
+    S( -54, -108), S( -39,  -78), S( -33,  -66), S( -29,  -56), S( -27,  -48), S( -24,  -41), S( -23,  -35), S( -18,  -30),
+    S( -13,  -24), S(  -6,  -18), S(  -5,  -13), S(   1,   -9), S(   0,   -3), S(   3,    1), S(   4,    6), S(   6,   10),
+    S(   7,   13), S(   9,   17), S(  10,   19), S(  11,   23), S(  13,   25), S(  15,   28), S(  16,   32), S(  18,   36),
     S(  19,   39), S(  21,   42), S(  22,   45), S(  24,   48),
 ];
 
 /// Passed pawn by relative rank (index 0 and 7 unused).
 #[rustfmt::skip]
 pub const PASSED_RANK: [S; 8] = [
-    S(   0,    0), S(   5,   10), S(  10,   15), S(  15,   25), S(  30,   45), S(  50,   75), S(  80,  120), S(   0,    0),
+    S(   0,    0), S(   5,   14), S(   0,   10), S(   7,   25), S(  30,   47), S(  56,   76), S(  81,  117), S(   0,    0),
 ];
 
 /// Passed pawn whose path to promotion is empty, by relative rank.
 #[rustfmt::skip]
 pub const PASSED_FREE_PATH: [S; 8] = [
-    S(   0,    0), S(   0,    0), S(   0,    5), S(   5,   10), S(  10,   20), S(  20,   40), S(  30,   60), S(   0,    0),
+    S(   0,    0), S(   0,    1), S(  -4,    1), S(  -1,    7), S(   8,   19), S(  20,   37), S(  31,   58), S(   0,    0),
 ];
 
 /// Passed pawn by own king's distance to its promotion square.
 #[rustfmt::skip]
 pub const PASSED_OWN_KING_DISTANCE: [S; 8] = [
-    S(   0,    0), S(   0,    0), S(   0,   -5), S(   0,  -10), S(   0,  -15), S(   0,  -20), S(   0,  -25), S(   0,  -30),
+    S(   0,    0), S(   1,    2), S(   2,   -1), S(   3,   -4), S(   4,   -9), S(   4,  -18), S(  -2,  -34), S( -21,  -41),
 ];
 
 /// Passed pawn by the enemy king's distance to its promotion square.
 #[rustfmt::skip]
 pub const PASSED_ENEMY_KING_DISTANCE: [S; 8] = [
-    S(   0,  -30), S(   0,  -10), S(   0,    0), S(   0,    5), S(   0,   10), S(   0,   15), S(   0,   20), S(   0,   25),
+    S(   1,  -30), S(  -2,  -12), S(   1,   -1), S(  -5,    6), S(  -3,   12), S(  -2,   16), S(   0,   21), S(   0,   25),
 ];
 
 /// Passed pawn defended by an own pawn.
 #[rustfmt::skip]
 pub const PASSED_PROTECTED: [S; 1] = [
-    S(  10,   15),
+    S(   6,   11),
 ];
 
 /// Passed pawn with an own passed pawn on an adjacent file.
 #[rustfmt::skip]
 pub const PASSED_CONNECTED: [S; 1] = [
-    S(   8,   12),
+    S(   6,   16),
 ];
 
 /// Passed pawn whose next square holds an enemy piece.
 #[rustfmt::skip]
 pub const PASSED_BLOCKED: [S; 1] = [
-    S(  -5,  -15),
+    S(  -9,  -23),
 ];
 
 /// Candidate passed pawn (no enemy pawn ahead on its file; its supporters outnumber the enemy pawns that can stop it), by relative rank.
 #[rustfmt::skip]
 pub const PASSED_CANDIDATE: [S; 8] = [
-    S(   0,    0), S(   0,    5), S(   5,   10), S(   5,   15), S(  10,   25), S(  20,   40), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(  -4,    4), S(  -3,    4), S(  -4,   11), S(  13,   23), S(  20,   40), S(   0,    0), S(   0,    0),
 ];
 
 /// King-safety attack units (danger to the defending king) per enemy knight, bishop, rook, queen attacking the king zone.
 #[rustfmt::skip]
 pub const KING_SAFETY_ATTACKERS: [S; 4] = [
-    S(  20,   20), S(  20,   20), S(  30,   30), S(  50,   50),
+    S(  25,   25), S(  28,   28), S(  31,   31), S(  35,   35),
 ];
 
 /// King-safety attack units (danger to the defending king) per attack on a square next to the king.
 #[rustfmt::skip]
 pub const KING_SAFETY_INNER_RING: [S; 1] = [
-    S(   8,    8),
+    S(  12,   12),
 ];
 
 /// King-safety attack units (danger to the defending king) per attack on a square two steps from the king.
@@ -231,97 +231,97 @@ pub const KING_SAFETY_OUTER_RING: [S; 1] = [
 /// King-safety attack units (danger to the defending king) per safe checking square of an enemy knight, bishop, rook, queen.
 #[rustfmt::skip]
 pub const KING_SAFETY_SAFE_CHECKS: [S; 4] = [
-    S(  40,   40), S(  30,   30), S(  50,   50), S(  40,   40),
+    S(  34,   34), S(  31,   31), S(  44,   44), S(  24,   24),
 ];
 
 /// King-safety attack units (danger to the defending king) per file at or next to the king without a defending pawn.
 #[rustfmt::skip]
 pub const KING_SAFETY_OPEN_FILES: [S; 1] = [
-    S(  15,   15),
+    S(  21,   21),
 ];
 
 /// King-safety attack units (danger to the defending king) when the attacker has no queen.
 #[rustfmt::skip]
 pub const KING_SAFETY_NO_QUEEN: [S; 1] = [
-    S( -60,  -60),
+    S( -58,  -58),
 ];
 
 /// King-safety attack units (danger to the defending king) always added (the danger of no attack at all).
 #[rustfmt::skip]
 pub const KING_SAFETY_OFFSET: [S; 1] = [
-    S( -30,  -30),
+    S( -28,  -28),
 ];
 
 /// King-safety curve: penalty at 100 attack units (curve = scale * (units/100)^power).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_SCALE: [S; 1] = [
-    S( 100,   20),
+    S(  94,   20),
 ];
 
 /// King-safety curve exponent, in hundredths (200 = quadratic).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_POWER: [S; 1] = [
-    S( 200,  200),
+    S( 191,  191),
 ];
 
 /// Pawn shield: per file at or next to the king, by the relative rank of the nearest own pawn ahead (0 = none).
 #[rustfmt::skip]
 pub const KING_SHIELD: [S; 8] = [
-    S( -25,   -5), S(   0,    0), S(  15,    5), S(   8,    0), S(   0,    0), S(  -5,    0), S(  -5,    0), S(   0,    0),
+    S( -16,   17), S(   3,    3), S(   7,   -4), S(   4,   -7), S(   3,   -3), S(   0,    4), S(  -4,    0), S(   0,    0),
 ];
 
 /// Pawn storm: per file at or next to the king, by the relative rank (from the defender's side) of the nearest enemy pawn (0 = none).
 #[rustfmt::skip]
 pub const KING_STORM: [S; 8] = [
-    S(   0,    0), S(   0,    0), S( -25,   -5), S( -15,    0), S(  -5,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(   7,    3), S(   2,    5), S( -29,   -5), S( -20,    4), S(  -9,    1), S(   7,    1), S(   6,   -4), S(   0,    0),
 ];
 
 /// Pawn with an own pawn ahead on its file.
 #[rustfmt::skip]
 pub const PAWNS_DOUBLED: [S; 1] = [
-    S( -10,  -20),
+    S( -12,  -22),
 ];
 
 /// Pawn with no own pawn on an adjacent file.
 #[rustfmt::skip]
 pub const PAWNS_ISOLATED: [S; 1] = [
-    S( -10,  -10),
+    S(  -5,   -7),
 ];
 
 /// Pawn behind its neighbours whose advance square is attacked by an enemy pawn.
 #[rustfmt::skip]
 pub const PAWNS_BACKWARD: [S; 1] = [
-    S(  -8,   -8),
+    S( -19,   -9),
 ];
 
 /// Two or more bishops.
 #[rustfmt::skip]
 pub const BISHOP_PAIR: [S; 1] = [
-    S(  30,   50),
+    S(  37,   54),
 ];
 
 /// Rook on a file without pawns.
 #[rustfmt::skip]
 pub const ROOK_OPEN_FILE: [S; 1] = [
-    S(  25,   10),
+    S(  26,   13),
 ];
 
 /// Rook on a file without own pawns but with enemy pawns.
 #[rustfmt::skip]
 pub const ROOK_SEMI_OPEN_FILE: [S; 1] = [
-    S(  12,    8),
+    S(   8,   12),
 ];
 
 /// Knight on relative ranks 4-6, defended by an own pawn, that no enemy pawn can attack.
 #[rustfmt::skip]
 pub const KNIGHT_OUTPOST: [S; 1] = [
-    S(  20,   10),
+    S(  28,   17),
 ];
 
 /// Bonus for the side to move.
 #[rustfmt::skip]
 pub const TEMPO: [S; 1] = [
-    S(  15,    5),
+    S(   7,    0),
 ];
 
 /// The baked parameters as a set (names, docs, shapes, bounds and values).

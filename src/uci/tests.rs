@@ -177,7 +177,13 @@ fn eval_command_and_eval_file() {
     assert!(out.contains("using parameters from"), "{out}");
     // A file with a value out of bounds is refused, naming the term.
     let bad = std::env::temp_dir().join(format!("whetstone-bad-{}.toml", std::process::id()));
-    let text = std::fs::read_to_string(path).unwrap().replacen("mg = [ 100, 320", "mg = [ 100, 9999", 1);
+    let mut text = std::fs::read_to_string(path).unwrap();
+    // The knight's middle-game value: the second number of the material term's `mg` list.
+    let material = text.find("name = \"material\"").unwrap();
+    let list = material + text[material..].find("mg = [").unwrap();
+    let knight = list + text[list..].find(',').unwrap() + 1;
+    let end = knight + text[knight..].find(',').unwrap();
+    text.replace_range(knight..end, " 9999");
     std::fs::write(&bad, text).unwrap();
     let out = run(&[&format!("setoption name EvalFile value {}", bad.display())]);
     std::fs::remove_file(&bad).ok();
