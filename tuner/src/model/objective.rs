@@ -280,12 +280,13 @@ impl Model<'_> {
     /// Loss and its gradient over the flat value vector.
     pub fn loss_and_gradient(&self, w: &[f64], k: f64) -> (f64, Vec<f64>) {
         let weights = &Weights::new(self.layout, w);
+        let scaled = k * LN10 / 400.0;
         let n = self.store.len();
         let partials: Vec<(f64, Gradient)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let mut grad = Gradient::new();
-                let loss = self.chunk(c).map(|p| self.accumulate(p, weights, k, &mut grad)).sum::<f64>();
+                let loss = self.chunk(c).map(|p| self.accumulate(p, weights, scaled, &mut grad)).sum::<f64>();
                 (loss, grad)
             })
             .collect();
@@ -312,9 +313,9 @@ impl Model<'_> {
 
     /// Adds position `p`'s gradient to `grad`; returns its squared error.
     #[inline(always)]
-    fn accumulate(&self, p: usize, w: &Weights, k: f64, grad: &mut Gradient) -> f64 {
+    /// `scaled` is the sigmoid's scale in base e, K·ln 10 / 400.
+    fn accumulate(&self, p: usize, w: &Weights, scaled: f64, grad: &mut Gradient) -> f64 {
         let s = self.store;
-        let scaled = k * LN10 / 400.0;
         let parts = self.parts(p, self.sums(p, w), w);
         let sig = sigmoid_scaled(scaled, parts.eval);
         let r = s.result_score(p);
