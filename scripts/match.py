@@ -2,6 +2,8 @@
 """Plays a match between two UCI engines with python-chess, as a GUI would, and checks what a
 GUI checks: legal moves only, clocks kept (a flag fall loses), no crash, no hang.
 
+With --nodes N every move searches N nodes and clocks are ignored.
+
 Openings come from an EPD file (one position per line, played from both sides). Results are
 printed as W/D/L from the first engine's point of view with an Elo estimate and its 95% error,
 plus time losses, illegal moves and crashes; games are written to a PGN file.
@@ -67,11 +69,14 @@ def play_game(args, fen, engine_white, tc, game_id):
                 result, reason = outcome.result(), outcome.termination.name.lower()
                 break
             side = 0 if board.turn == chess.WHITE else 1
-            limit = chess.engine.Limit(
-                white_clock=clocks[0], black_clock=clocks[1],
-                white_inc=tc["inc"], black_inc=tc["inc"],
-                remaining_moves=(tc["moves"] - moves_played[side] % tc["moves"]) if tc["moves"] else None,
-            )
+            if args.nodes:
+                limit = chess.engine.Limit(nodes=args.nodes)
+            else:
+                limit = chess.engine.Limit(
+                    white_clock=clocks[0], black_clock=clocks[1],
+                    white_inc=tc["inc"], black_inc=tc["inc"],
+                    remaining_moves=(tc["moves"] - moves_played[side] % tc["moves"]) if tc["moves"] else None,
+                )
             start = time.perf_counter()
             try:
                 played = engines[side].play(board, limit)
@@ -80,7 +85,7 @@ def play_game(args, fen, engine_white, tc, game_id):
                 break
             elapsed = time.perf_counter() - start
             clocks[side] -= elapsed
-            if clocks[side] < 0:
+            if clocks[side] < 0 and not args.nodes:
                 result, reason = ("0-1" if side == 0 else "1-0"), f"time forfeit of {names[side]}"
                 break
             clocks[side] += tc["inc"]
@@ -112,6 +117,9 @@ def main():
     ap.add_argument("--opponent-protocol", choices=["uci", "xboard"], default="uci")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--tc", default="1+0.01")
+    ap.add_argument("--nodes", type=int, default=None,
+                    help="search a fixed number of nodes per move instead of using the clock (as cutechess's "
+                         "nodes=N): the result no longer depends on machine load, so it can run beside a build")
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--book", default="../shared/data/books/noob_3moves.epd")
     ap.add_argument("--seed", type=int, default=1)

@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Result;
 use whetstone::params::ParamSet;
 
-use crate::model::{Layout, Model};
+use crate::model::{Kernel, Layout, Model};
 use crate::texel::load_traces;
 
 #[derive(clap::Args, Debug)]
@@ -42,19 +42,23 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         king as f64 / n as f64
     );
     let model = Model { layout: &layout, store: &store };
+    let kernel = Kernel::detect();
+    if kernel != Kernel::Portable {
+        let best = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()?
+            .install(|| best_epoch(args.epochs, || model.loss_and_gradient_on(Kernel::Portable, &w, 1.0)));
+        println!(
+            "epoch (1 thread, portable kernel) {:.1} ms, {:.2} ns per coefficient",
+            best * 1e3,
+            best * 1e9 / coefficients as f64
+        );
+    }
     for threads in [1, cores] {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-        let best = pool.install(|| {
-            (0..args.epochs.max(1))
-                .map(|_| {
-                    let t = Instant::now();
-                    std::hint::black_box(model.loss_and_gradient(&w, 1.0));
-                    t.elapsed().as_secs_f64()
-                })
-                .fold(f64::MAX, f64::min)
-        });
+        let best = pool.install(|| best_epoch(args.epochs, || model.loss_and_gradient_on(kernel, &w, 1.0)));
         println!(
-            "epoch ({threads} thread{})    {:.1} ms, {:.2} ns per coefficient per thread",
+            "epoch ({threads} thread{}, {kernel:?} kernel) {:.1} ms, {:.2} ns per coefficient per thread",
             if threads == 1 { "" } else { "s" },
             best * 1e3,
             best * 1e9 * threads as f64 / coefficients as f64
@@ -64,4 +68,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The fastest of `epochs` timed runs of `epoch`, in seconds.
+fn best_epoch<T>(epochs: usize, epoch: impl Fn() -> T) -> f64 {
+    (0..epochs.max(1))
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(epoch());
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::MAX, f64::min)
 }

@@ -2,9 +2,11 @@
 //! struct-of-arrays store, and the evaluation, loss and gradient computed from the traces alone
 //! (no board), in double precision.
 
+mod kernel;
 pub mod objective;
 pub mod store;
 
+pub use kernel::Kernel;
 pub use objective::{Layout, Model};
 
 #[cfg(test)]

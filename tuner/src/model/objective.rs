@@ -19,7 +19,8 @@ use whetstone::eval::baked::idx;
 use whetstone::eval::weights::MAX_KING_UNITS;
 use whetstone::params::ParamSet;
 
-use super::store::{TraceStore, COUNT_BITS, INDEX_BITS, REGION};
+use super::kernel::{avx2_available, entry_sum, scatter, Kernel, Quad, QuadTable, TABLE_LEN};
+use super::store::{TraceStore, COUNT_BITS, REGION};
 
 /// Positions per chunk of parallel work.
 const CHUNK: usize = 4096;
@@ -51,44 +52,35 @@ impl Layout {
         let curve_power = mg_slot[idx::KING_SAFETY_CURVE_POWER] as usize;
         Layout { mg_slot, eg_slot, curve_scale, curve_power, values: slot as usize }
     }
+
+    /// Whether each slot is in centipawns, so that multiplying every such slot by c multiplies
+    /// the evaluation by c: all but the king-safety attack-unit weights (the curve's input) and
+    /// the curve's exponent.
+    pub fn centipawn_slots(&self) -> Vec<bool> {
+        let mut centipawns = vec![true; self.values];
+        for e in idx::KING_SAFETY_ATTACKERS..idx::KING_SAFETY_CURVE_SCALE {
+            centipawns[self.mg_slot[e] as usize] = false;
+            centipawns[self.eg_slot[e] as usize] = false;
+        }
+        centipawns[self.curve_power] = false;
+        centipawns
+    }
 }
 
-/// Per entry index: (mg, eg, units against White, units against Black).
-type Quad = [f64; 4];
-
-/// Every count field as an f64, indexed by the field's bits: one load instead of a sign
-/// extension and a conversion.
-static COUNT_F64: [f64; 1 << COUNT_BITS] = {
-    let mut table = [0.0; 1 << COUNT_BITS];
-    let mut b = 0;
-    while b < table.len() {
-        table[b] = ((b as u16) << (16 - COUNT_BITS)) as i16 as f64 / (1 << (16 - COUNT_BITS)) as f64;
-        b += 1;
-    }
-    table
-};
-const COUNT_FIELD: usize = (1 << COUNT_BITS) - 1;
-
-/// Length of the quad tables: every value of the index field, so the inner loops need no
-/// bounds check (an entry's index is its top INDEX_BITS bits).
-const TABLE_LEN: usize = 1 << INDEX_BITS;
-
-/// An entry's count (as f64) and its quad in `table`.
-#[inline(always)]
-fn decode(entry: u16) -> (f64, usize) {
-    (COUNT_F64[entry as usize & COUNT_FIELD], (entry >> COUNT_BITS) as usize)
+fn zero_table() -> Box<QuadTable> {
+    vec![[0.0; 4]; TABLE_LEN].into_boxed_slice().try_into().expect("table length")
 }
 
 /// The flat value vector unpacked per entry index as quads.
 struct Weights {
-    quad: Vec<Quad>,
+    quad: Box<QuadTable>,
     curve_scale: [f64; 2],
     power: f64,
 }
 
 impl Weights {
     fn new(layout: &Layout, w: &[f64]) -> Weights {
-        let mut quad = vec![[0.0; 4]; TABLE_LEN];
+        let mut quad = zero_table();
         for e in 0..layout.mg_slot.len() {
             let (mg, eg) = (w[layout.mg_slot[e] as usize], w[layout.eg_slot[e] as usize]);
             quad[REGION[0] + e] = [mg, eg, 0.0, 0.0];
@@ -106,51 +98,14 @@ impl Weights {
 
 /// Gradient per entry index (same lanes as [`Weights`]), folded into the flat vector at the end.
 struct Gradient {
-    quad: Vec<Quad>,
+    quad: Box<QuadTable>,
     curve_scale: [f64; 2],
     power: f64,
 }
 
 impl Gradient {
     fn new() -> Gradient {
-        Gradient { quad: vec![[0.0; 4]; TABLE_LEN], curve_scale: [0.0; 2], power: 0.0 }
-    }
-}
-
-/// Σ count · quad over one position's entries. Four independent accumulators keep the
-/// additions from waiting on each other.
-#[inline(always)]
-fn entry_sum(entries: &[u16], w: &Weights) -> Quad {
-    let table: &[Quad; TABLE_LEN] = w.quad[..].try_into().expect("table length");
-    let mut acc = [[0.0f64; 4]; 4];
-    let blocks = entries.chunks_exact(4);
-    let tail = blocks.remainder();
-    for block in blocks {
-        for lane in 0..4 {
-            let (c, i) = decode(block[lane]);
-            for k in 0..4 {
-                acc[lane][k] += c * table[i][k];
-            }
-        }
-    }
-    for &entry in tail {
-        let (c, i) = decode(entry);
-        for k in 0..4 {
-            acc[0][k] += c * table[i][k];
-        }
-    }
-    std::array::from_fn(|k| (acc[0][k] + acc[1][k]) + (acc[2][k] + acc[3][k]))
-}
-
-/// Adds `count · g` to each entry's gradient quad.
-#[inline(always)]
-fn scatter(entries: &[u16], g: Quad, grad: &mut Gradient) {
-    let table: &mut [Quad; TABLE_LEN] = (&mut grad.quad[..]).try_into().expect("table length");
-    for &entry in entries {
-        let (c, i) = decode(entry);
-        for k in 0..4 {
-            table[i][k] += c * g[k];
-        }
+        Gradient { quad: zero_table(), curve_scale: [0.0; 2], power: 0.0 }
     }
 }
 
@@ -172,18 +127,6 @@ fn sigmoid_scaled(s: f64, eval: f64) -> f64 {
     1.0 / (1.0 + (-s * eval).exp())
 }
 
-/// x^power, with the common quadratic case without `powf`.
-#[inline(always)]
-fn curve_shape(x: f64, power: f64) -> f64 {
-    if power == 2.0 {
-        x * x
-    } else if x == 0.0 {
-        0.0
-    } else {
-        x.powf(power)
-    }
-}
-
 /// (phase / 24, (24 - phase) / 24) for phase 0..=24: the weights of the mg and eg parts.
 static PHASE_WEIGHTS: [[f64; 2]; 25] = {
     let mut table = [[0.0; 2]; 25];
@@ -200,10 +143,28 @@ static PHASE_WEIGHTS: [[f64; 2]; 25] = {
 struct KingDanger {
     /// Attack units before clamping.
     raw: f64,
-    /// Clamped units / 100, the curve's argument.
+    /// Clamped units / 100, the curve's argument, floored at the smallest positive f64 so its
+    /// logarithm and divisions by it are finite.
     x: f64,
-    /// x^power.
+    /// ln x (about -708 without danger).
+    ln_x: f64,
+    /// x^power, as e^(power · ln x): one `exp` instead of `powf`, and ln x is needed for the
+    /// power's gradient anyway. Without danger it underflows to exactly zero.
     shape: f64,
+}
+
+impl KingDanger {
+    #[inline(always)]
+    fn new(raw: f64, power: f64) -> KingDanger {
+        if raw <= 0.0 {
+            // No danger (most quiet positions on at least one side): skip the logarithm and
+            // the exponential, which cost more than the occasional mispredicted branch.
+            return KingDanger { raw, x: f64::MIN_POSITIVE, ln_x: f64::MIN_POSITIVE.ln(), shape: 0.0 };
+        }
+        let x = raw.min(MAX_KING_UNITS as f64) / 100.0;
+        let ln_x = x.ln();
+        KingDanger { raw, x, ln_x, shape: (power * ln_x).exp() }
+    }
 }
 
 /// Per-position intermediate values the gradient needs.
@@ -217,9 +178,8 @@ struct Parts {
 impl Model<'_> {
     /// The four sums (mg, eg, units against White, against Black) of position `p`.
     #[inline(always)]
-    fn sums(&self, p: usize, w: &Weights) -> Quad {
-        let s = self.store;
-        entry_sum(&s.entries[s.offsets[p] as usize..s.offsets[p + 1] as usize], w)
+    fn sums<const AVX2: bool>(&self, p: usize, w: &Weights) -> Quad {
+        entry_sum::<AVX2>(self.entries(p), &w.quad)
     }
 
     /// The evaluation of position `p` (White's view) from its sums, and the weights of its mg
@@ -228,10 +188,7 @@ impl Model<'_> {
     fn parts(&self, p: usize, sums: Quad, w: &Weights) -> Parts {
         let s = self.store;
         let [mg, eg, white_units, black_units] = sums;
-        let danger = [white_units, black_units].map(|raw| {
-            let x = raw.clamp(0.0, MAX_KING_UNITS as f64) / 100.0;
-            KingDanger { raw, x, shape: curve_shape(x, w.power) }
-        });
+        let danger = [white_units, black_units].map(|raw| KingDanger::new(raw, w.power));
         let exact = s.exact[p];
         if exact != i32::MIN {
             return Parts { eval: exact as f64, mg_weight: 0.0, eg_weight: 0.0, danger };
@@ -249,7 +206,14 @@ impl Model<'_> {
     #[cfg(test)]
     pub fn evaluate(&self, p: usize, w: &[f64]) -> f64 {
         let w = &Weights::new(self.layout, w);
-        self.parts(p, self.sums(p, w), w).eval
+        self.parts(p, self.sums::<false>(p, w), w).eval
+    }
+
+    /// Position `p`'s entries.
+    #[inline(always)]
+    fn entries(&self, p: usize) -> &[u16] {
+        let s = self.store;
+        &s.entries[s.offsets[p] as usize..s.offsets[p + 1] as usize]
     }
 
     /// Positions of chunk `c`.
@@ -261,34 +225,27 @@ impl Model<'_> {
     pub fn loss(&self, w: &[f64], k: f64) -> f64 {
         let w = &Weights::new(self.layout, w);
         let scaled = k * LN10 / 400.0;
+        let kernel = Kernel::detect();
         let n = self.store.len();
-        let chunks: Vec<f64> = (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                self.chunk(c)
-                    .map(|p| {
-                        let e = self.parts(p, self.sums(p, w), w).eval;
-                        let d = self.store.result_score(p) - sigmoid_scaled(scaled, e);
-                        d * d
-                    })
-                    .sum::<f64>()
-            })
-            .collect();
+        let chunks: Vec<f64> =
+            (0..n.div_ceil(CHUNK)).into_par_iter().map(|c| self.chunk_loss(kernel, c, w, scaled)).collect();
         chunks.iter().sum::<f64>() / n.max(1) as f64
     }
 
-    /// Loss and its gradient over the flat value vector.
+    /// Loss and its gradient over the flat value vector, with the fastest kernel.
     pub fn loss_and_gradient(&self, w: &[f64], k: f64) -> (f64, Vec<f64>) {
+        self.loss_and_gradient_on(Kernel::detect(), w, k)
+    }
+
+    /// Loss and its gradient over the flat value vector, computed by `kernel` (the portable one
+    /// where the CPU lacks the asked-for instructions).
+    pub fn loss_and_gradient_on(&self, kernel: Kernel, w: &[f64], k: f64) -> (f64, Vec<f64>) {
         let weights = &Weights::new(self.layout, w);
         let scaled = k * LN10 / 400.0;
         let n = self.store.len();
         let partials: Vec<(f64, Gradient)> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|c| {
-                let mut grad = Gradient::new();
-                let loss = self.chunk(c).map(|p| self.accumulate(p, weights, scaled, &mut grad)).sum::<f64>();
-                (loss, grad)
-            })
+            .map(|c| self.chunk_gradient(kernel, c, weights, scaled))
             .collect();
         // Chunk sums are added in chunk order: the same result for any thread count.
         let layout = self.layout;
@@ -311,12 +268,68 @@ impl Model<'_> {
         (loss * inv, grad)
     }
 
+    /// Squared errors summed over chunk `c`.
+    fn chunk_loss(&self, kernel: Kernel, c: usize, w: &Weights, scaled: f64) -> f64 {
+        #[cfg(target_arch = "x86_64")]
+        if kernel == Kernel::Avx2 && avx2_available() {
+            // SAFETY: the CPU has AVX2, checked on the line above.
+            return unsafe { self.chunk_loss_avx2(c, w, scaled) };
+        }
+        let _ = kernel;
+        self.chunk_loss_with::<false>(c, w, scaled)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn chunk_loss_avx2(&self, c: usize, w: &Weights, scaled: f64) -> f64 {
+        self.chunk_loss_with::<true>(c, w, scaled)
+    }
+
+    #[inline(always)]
+    fn chunk_loss_with<const AVX2: bool>(&self, c: usize, w: &Weights, scaled: f64) -> f64 {
+        let mut sum = 0.0;
+        for p in self.chunk(c) {
+            let e = self.parts(p, self.sums::<AVX2>(p, w), w).eval;
+            let d = self.store.result_score(p) - sigmoid_scaled(scaled, e);
+            sum += d * d;
+        }
+        sum
+    }
+
+    /// Squared errors and gradient summed over chunk `c`.
+    fn chunk_gradient(&self, kernel: Kernel, c: usize, w: &Weights, scaled: f64) -> (f64, Gradient) {
+        #[cfg(target_arch = "x86_64")]
+        if kernel == Kernel::Avx2 && avx2_available() {
+            // SAFETY: the CPU has AVX2, checked on the line above.
+            return unsafe { self.chunk_gradient_avx2(c, w, scaled) };
+        }
+        let _ = kernel;
+        self.chunk_gradient_with::<false>(c, w, scaled)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn chunk_gradient_avx2(&self, c: usize, w: &Weights, scaled: f64) -> (f64, Gradient) {
+        self.chunk_gradient_with::<true>(c, w, scaled)
+    }
+
+    /// The loop body of both kernels: inlined into each, so it is compiled once per instruction set.
+    #[inline(always)]
+    fn chunk_gradient_with<const AVX2: bool>(&self, c: usize, w: &Weights, scaled: f64) -> (f64, Gradient) {
+        let mut grad = Gradient::new();
+        let mut loss = 0.0;
+        for p in self.chunk(c) {
+            loss += self.accumulate::<AVX2>(p, w, scaled, &mut grad);
+        }
+        (loss, grad)
+    }
+
     /// Adds position `p`'s gradient to `grad`; returns its squared error.
     #[inline(always)]
     /// `scaled` is the sigmoid's scale in base e, K·ln 10 / 400.
-    fn accumulate(&self, p: usize, w: &Weights, scaled: f64, grad: &mut Gradient) -> f64 {
+    fn accumulate<const AVX2: bool>(&self, p: usize, w: &Weights, scaled: f64, grad: &mut Gradient) -> f64 {
         let s = self.store;
-        let parts = self.parts(p, self.sums(p, w), w);
+        let parts = self.parts(p, self.sums::<AVX2>(p, w), w);
         let sig = sigmoid_scaled(scaled, parts.eval);
         let r = s.result_score(p);
         // dE/de for this position, then split over the mg and eg parts (both zero for an
@@ -324,22 +337,20 @@ impl Model<'_> {
         let g = 2.0 * (sig - r) * sig * (1.0 - sig) * scaled;
         let (gm, ge) = (g * parts.mg_weight, g * parts.eg_weight);
         // King safety: through the curve to its scale, its power and each unit weight. Without
-        // danger (x = 0) the curve and its derivatives are zero; the arithmetic gives those zeros
-        // without branching (x is floored before dividing by it or taking its logarithm).
+        // danger the curve and its derivatives are zero; the arithmetic gives those zeros without
+        // branching (x is floored before dividing by it or taking its logarithm).
         let mut per_unit = [0.0f64; 2];
         for (side, d) in parts.danger.iter().enumerate() {
             let sign = if side == 0 { -1.0 } else { 1.0 }; // the penalty's sign in White's view
             grad.curve_scale[0] += gm * sign * d.shape;
             grad.curve_scale[1] += ge * sign * d.shape;
             let along = gm * sign * w.curve_scale[0] + ge * sign * w.curve_scale[1];
-            let x = d.x.max(f64::MIN_POSITIVE);
-            grad.power += along * d.shape * x.ln() * 0.01;
+            grad.power += along * d.shape * d.ln_x * 0.01;
             // d(x^p)/du = p * x^p / x / 100 (no second pow); zero where the units are clamped.
             let unclamped = (d.raw < MAX_KING_UNITS as f64) as usize as f64;
-            per_unit[side] = unclamped * along * w.power * 0.01 * d.shape / x;
+            per_unit[side] = unclamped * along * w.power * 0.01 * d.shape / d.x;
         }
-        let entries = &s.entries[s.offsets[p] as usize..s.offsets[p + 1] as usize];
-        scatter(entries, [gm, ge, per_unit[0], per_unit[1]], grad);
+        scatter::<AVX2>(self.entries(p), [gm, ge, per_unit[0], per_unit[1]], &mut grad.quad);
         (r - sig) * (r - sig)
     }
 
@@ -367,7 +378,7 @@ impl Model<'_> {
             }
             let [mg_weight, eg_weight] = PHASE_WEIGHTS[s.phase[p] as usize];
             let mut king = false;
-            for &entry in &s.entries[s.offsets[p] as usize..s.offsets[p + 1] as usize] {
+            for &entry in self.entries(p) {
                 let index = (entry >> COUNT_BITS) as usize;
                 if index < REGION[1] {
                     let (mg, eg) = (layout.mg_slot[index], layout.eg_slot[index]);

@@ -285,3 +285,56 @@ fn coverage_counts_phase_weighted_positions_per_value() {
     assert!(cover[slot("material[pawn].mg")] > cover[slot("material[pawn].eg")]);
     assert!(cover.iter().all(|&c| c >= 0.0 && c <= positions.len() as f64 + 1e-9));
 }
+
+#[test]
+fn every_kernel_gives_the_same_loss_and_gradient_to_the_last_bit() {
+    use super::Kernel;
+    let set = ParamSet::baked();
+    let layout = Layout::new(&set);
+    // Enough positions for several chunks, long games for king danger and odd entry counts.
+    let positions = random_positions_of_length(9000, 5, 20, 80);
+    let mut rng = Rng(3);
+    let results: Vec<f32> = positions.iter().map(|_| [0.0, 0.5, 1.0][(rng.next() % 3) as usize]).collect();
+    let store = store_of(&positions, &results);
+    let model = Model { layout: &layout, store: &store };
+    let w: Vec<f64> = set.values().iter().map(|&v| v as f64 + rng.unit() - 0.5).collect();
+    let (loss, grad) = model.loss_and_gradient_on(Kernel::Portable, &w, 0.9);
+    // On a CPU without AVX2 this compares the portable kernel with itself, which still checks
+    // that the dispatch falls back instead of failing.
+    let (fast_loss, fast_grad) = model.loss_and_gradient_on(Kernel::Avx2, &w, 0.9);
+    assert!(loss > 0.0 && grad.iter().any(|&g| g != 0.0));
+    assert_eq!(loss.to_bits(), fast_loss.to_bits());
+    for (i, (a, b)) in grad.iter().zip(&fast_grad).enumerate() {
+        assert_eq!(a.to_bits(), b.to_bits(), "slot {i} ({}): {a} vs {b}", set.value_names()[i]);
+    }
+}
+
+#[test]
+fn scaling_the_centipawn_values_scales_the_evaluation() {
+    let set = ParamSet::baked();
+    let layout = Layout::new(&set);
+    let positions = random_positions_of_length(2000, 17, 20, 80);
+    let store = store_of(&positions, &vec![0.5; positions.len()]);
+    let model = Model { layout: &layout, store: &store };
+    let w: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
+    let centipawns = layout.centipawn_slots();
+    // The attack-unit weights and the curve's exponent are not centipawns.
+    let king_safety = set.select(&["king_safety.*"]).unwrap();
+    assert_eq!(centipawns.iter().filter(|&&c| !c).count(), king_safety.len() - 2);
+    let mut stronger_curve = w.clone();
+    stronger_curve[layout.curve_scale.0] *= 2.0;
+    let scaled: Vec<f64> = w.iter().zip(&centipawns).map(|(&v, &c)| if c { v * 1.25 } else { v }).collect();
+    let mut danger = 0;
+    for p in 0..positions.len() {
+        if store.exact[p] != i32::MIN {
+            continue;
+        }
+        let (before, after) = (model.evaluate(p, &w), model.evaluate(p, &scaled));
+        assert!(
+            (after - 1.25 * before).abs() < 1e-9 * before.abs().max(1.0),
+            "position {p}: {before} -> {after}"
+        );
+        danger += usize::from(model.evaluate(p, &stronger_curve) != before);
+    }
+    assert!(danger > 100, "only {danger} positions had king danger");
+}
