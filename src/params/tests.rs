@@ -157,3 +157,13 @@ fn baked_module_is_up_to_date() {
         config.build.module
     );
 }
+
+/// The hand-set starting values (the reference of the tuning matches) still fit the evaluation
+/// and differ from the tuned ones.
+#[test]
+fn hand_set_params_file_fits_the_baked_layout() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("params/handset.toml");
+    let set = ParamSet::load(&path).unwrap();
+    set.check_layout(&ParamSet::baked(), "handset.toml").unwrap();
+    assert_ne!(set.values(), ParamSet::baked().values());
+}

@@ -24,6 +24,8 @@ use super::store::{TraceStore, COUNT_BITS, REGION};
 
 /// Positions per chunk of parallel work.
 const CHUNK: usize = 4096;
+/// Positions per batch inside a chunk (see `chunk_gradient_with`).
+const BATCH: usize = 16;
 const LN10: f64 = std::f64::consts::LN_10;
 
 /// Where each element's middle-game and end-game values live in the flat value vector.
@@ -287,11 +289,22 @@ impl Model<'_> {
 
     #[inline(always)]
     fn chunk_loss_with<const AVX2: bool>(&self, c: usize, w: &Weights, scaled: f64) -> f64 {
+        // In batches, as in `chunk_gradient_with`.
         let mut sum = 0.0;
-        for p in self.chunk(c) {
-            let e = self.parts(p, self.sums::<AVX2>(p, w), w).eval;
-            let d = self.store.result_score(p) - sigmoid_scaled(scaled, e);
-            sum += d * d;
+        let range = self.chunk(c);
+        let mut first = range.start;
+        while first < range.end {
+            let batch = first..(first + BATCH).min(range.end);
+            let mut sums = [[0.0; 4]; BATCH];
+            for p in batch.clone() {
+                sums[p - first] = self.sums::<AVX2>(p, w);
+            }
+            for p in batch.clone() {
+                let e = self.parts(p, sums[p - first], w).eval;
+                let d = self.store.result_score(p) - sigmoid_scaled(scaled, e);
+                sum += d * d;
+            }
+            first = batch.end;
         }
         sum
     }
@@ -318,18 +331,47 @@ impl Model<'_> {
     fn chunk_gradient_with<const AVX2: bool>(&self, c: usize, w: &Weights, scaled: f64) -> (f64, Gradient) {
         let mut grad = Gradient::new();
         let mut loss = 0.0;
-        for p in self.chunk(c) {
-            loss += self.accumulate::<AVX2>(p, w, scaled, &mut grad);
+        // Positions go in batches through three loops (sums, scalar math, scatters), so the
+        // scalar math of a batch — a chain of `ln`, `exp` and divisions per position — runs on
+        // independent positions side by side instead of waiting for each other's loops. Every
+        // accumulation still happens in position order: the result is the same as one at a time.
+        let range = self.chunk(c);
+        let mut first = range.start;
+        while first < range.end {
+            let batch = first..(first + BATCH).min(range.end);
+            let mut sums = [[0.0; 4]; BATCH];
+            for p in batch.clone() {
+                sums[p - first] = self.sums::<AVX2>(p, w);
+            }
+            let mut g = [[0.0; 4]; BATCH];
+            for p in batch.clone() {
+                let (squared_error, position_g) =
+                    self.position_gradient(p, sums[p - first], w, scaled, &mut grad);
+                loss += squared_error;
+                g[p - first] = position_g;
+            }
+            for p in batch.clone() {
+                scatter::<AVX2>(self.entries(p), g[p - first], &mut grad.quad);
+            }
+            first = batch.end;
         }
         (loss, grad)
     }
 
-    /// Adds position `p`'s gradient to `grad`; returns its squared error.
+    /// Position `p`'s squared error and the gradient quad to scatter over its entries; adds
+    /// its share of the curve's scale and power gradient to `grad`. `scaled` is the sigmoid's
+    /// scale in base e, K·ln 10 / 400.
     #[inline(always)]
-    /// `scaled` is the sigmoid's scale in base e, K·ln 10 / 400.
-    fn accumulate<const AVX2: bool>(&self, p: usize, w: &Weights, scaled: f64, grad: &mut Gradient) -> f64 {
+    fn position_gradient(
+        &self,
+        p: usize,
+        sums: Quad,
+        w: &Weights,
+        scaled: f64,
+        grad: &mut Gradient,
+    ) -> (f64, Quad) {
         let s = self.store;
-        let parts = self.parts(p, self.sums::<AVX2>(p, w), w);
+        let parts = self.parts(p, sums, w);
         let sig = sigmoid_scaled(scaled, parts.eval);
         let r = s.result_score(p);
         // dE/de for this position, then split over the mg and eg parts (both zero for an
@@ -350,8 +392,7 @@ impl Model<'_> {
             let unclamped = (d.raw < MAX_KING_UNITS as f64) as usize as f64;
             per_unit[side] = unclamped * along * w.power * 0.01 * d.shape / d.x;
         }
-        scatter::<AVX2>(self.entries(p), [gm, ge, per_unit[0], per_unit[1]], &mut grad.quad);
-        (r - sig) * (r - sig)
+        ((r - sig) * (r - sig), [gm, ge, per_unit[0], per_unit[1]])
     }
 
     /// How much data speaks to each value: per slot, the number of positions where it has a
