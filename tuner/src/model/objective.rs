@@ -14,6 +14,8 @@
 //! Work is split into fixed chunks of positions whose partial sums are added in chunk order, so
 //! the result is the same for any number of threads (and a resumed run equals an uninterrupted one).
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 use whetstone::eval::baked::idx;
 use whetstone::eval::weights::MAX_KING_UNITS;
@@ -218,9 +220,9 @@ impl Model<'_> {
         &s.entries[s.offsets[p] as usize..s.offsets[p + 1] as usize]
     }
 
-    /// Positions of chunk `c`.
-    fn chunk(&self, c: usize) -> std::ops::Range<usize> {
-        c * CHUNK..((c + 1) * CHUNK).min(self.store.len())
+    /// `positions` cut into chunks of CHUNK positions.
+    fn chunks(positions: Range<usize>) -> Vec<Range<usize>> {
+        positions.clone().step_by(CHUNK).map(|first| first..(first + CHUNK).min(positions.end)).collect()
     }
 
     /// Mean squared error at sigmoid scale `k`.
@@ -230,11 +232,12 @@ impl Model<'_> {
         let kernel = Kernel::detect();
         let n = self.store.len();
         let chunks: Vec<f64> =
-            (0..n.div_ceil(CHUNK)).into_par_iter().map(|c| self.chunk_loss(kernel, c, w, scaled)).collect();
+            Self::chunks(0..n).into_par_iter().map(|c| self.chunk_loss(kernel, c, w, scaled)).collect();
         chunks.iter().sum::<f64>() / n.max(1) as f64
     }
 
     /// Loss and its gradient over the flat value vector, with the fastest kernel.
+    #[cfg(test)]
     pub fn loss_and_gradient(&self, w: &[f64], k: f64) -> (f64, Vec<f64>) {
         self.loss_and_gradient_on(Kernel::detect(), w, k)
     }
@@ -242,10 +245,21 @@ impl Model<'_> {
     /// Loss and its gradient over the flat value vector, computed by `kernel` (the portable one
     /// where the CPU lacks the asked-for instructions).
     pub fn loss_and_gradient_on(&self, kernel: Kernel, w: &[f64], k: f64) -> (f64, Vec<f64>) {
+        self.loss_and_gradient_over(kernel, 0..self.store.len(), w, k)
+    }
+
+    /// Mean loss and gradient over the store's `positions` only (a mini-batch).
+    pub fn loss_and_gradient_over(
+        &self,
+        kernel: Kernel,
+        positions: Range<usize>,
+        w: &[f64],
+        k: f64,
+    ) -> (f64, Vec<f64>) {
         let weights = &Weights::new(self.layout, w);
         let scaled = k * LN10 / 400.0;
-        let n = self.store.len();
-        let partials: Vec<(f64, Gradient)> = (0..n.div_ceil(CHUNK))
+        let n = positions.len();
+        let partials: Vec<(f64, Gradient)> = Self::chunks(positions)
             .into_par_iter()
             .map(|c| self.chunk_gradient(kernel, c, weights, scaled))
             .collect();
@@ -270,8 +284,8 @@ impl Model<'_> {
         (loss * inv, grad)
     }
 
-    /// Squared errors summed over chunk `c`.
-    fn chunk_loss(&self, kernel: Kernel, c: usize, w: &Weights, scaled: f64) -> f64 {
+    /// Squared errors summed over the chunk of positions `c`.
+    fn chunk_loss(&self, kernel: Kernel, c: Range<usize>, w: &Weights, scaled: f64) -> f64 {
         #[cfg(target_arch = "x86_64")]
         if kernel == Kernel::Avx2 && avx2_available() {
             // SAFETY: the CPU has AVX2, checked on the line above.
@@ -283,15 +297,14 @@ impl Model<'_> {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn chunk_loss_avx2(&self, c: usize, w: &Weights, scaled: f64) -> f64 {
+    fn chunk_loss_avx2(&self, c: Range<usize>, w: &Weights, scaled: f64) -> f64 {
         self.chunk_loss_with::<true>(c, w, scaled)
     }
 
     #[inline(always)]
-    fn chunk_loss_with<const AVX2: bool>(&self, c: usize, w: &Weights, scaled: f64) -> f64 {
+    fn chunk_loss_with<const AVX2: bool>(&self, range: Range<usize>, w: &Weights, scaled: f64) -> f64 {
         // In batches, as in `chunk_gradient_with`.
         let mut sum = 0.0;
-        let range = self.chunk(c);
         let mut first = range.start;
         while first < range.end {
             let batch = first..(first + BATCH).min(range.end);
@@ -309,8 +322,8 @@ impl Model<'_> {
         sum
     }
 
-    /// Squared errors and gradient summed over chunk `c`.
-    fn chunk_gradient(&self, kernel: Kernel, c: usize, w: &Weights, scaled: f64) -> (f64, Gradient) {
+    /// Squared errors and gradient summed over the chunk of positions `c`.
+    fn chunk_gradient(&self, kernel: Kernel, c: Range<usize>, w: &Weights, scaled: f64) -> (f64, Gradient) {
         #[cfg(target_arch = "x86_64")]
         if kernel == Kernel::Avx2 && avx2_available() {
             // SAFETY: the CPU has AVX2, checked on the line above.
@@ -322,20 +335,24 @@ impl Model<'_> {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn chunk_gradient_avx2(&self, c: usize, w: &Weights, scaled: f64) -> (f64, Gradient) {
+    fn chunk_gradient_avx2(&self, c: Range<usize>, w: &Weights, scaled: f64) -> (f64, Gradient) {
         self.chunk_gradient_with::<true>(c, w, scaled)
     }
 
     /// The loop body of both kernels: inlined into each, so it is compiled once per instruction set.
     #[inline(always)]
-    fn chunk_gradient_with<const AVX2: bool>(&self, c: usize, w: &Weights, scaled: f64) -> (f64, Gradient) {
+    fn chunk_gradient_with<const AVX2: bool>(
+        &self,
+        range: Range<usize>,
+        w: &Weights,
+        scaled: f64,
+    ) -> (f64, Gradient) {
         let mut grad = Gradient::new();
         let mut loss = 0.0;
         // Positions go in batches through three loops (sums, scalar math, scatters), so the
         // scalar math of a batch — a chain of `ln`, `exp` and divisions per position — runs on
         // independent positions side by side instead of waiting for each other's loops. Every
         // accumulation still happens in position order: the result is the same as one at a time.
-        let range = self.chunk(c);
         let mut first = range.start;
         while first < range.end {
             let batch = first..(first + BATCH).min(range.end);

@@ -178,6 +178,14 @@ impl TraceStore {
     }
 
     /// The given positions as a store of their own (for train/validation splits).
+    /// The positions in a random order fixed by `seed`, so contiguous
+    /// mini-batches are samples of the whole set even when the file is ordered by game.
+    pub fn shuffled(&self, seed: u64) -> TraceStore {
+        let mut order: Vec<usize> = (0..self.len()).collect();
+        shuffle(&mut order, seed);
+        self.subset(order.into_iter())
+    }
+
     pub fn subset(&self, positions: impl Iterator<Item = usize>) -> TraceStore {
         let mut out = TraceStore::default();
         for p in positions {
@@ -192,6 +200,23 @@ impl TraceStore {
         }
         out
     }
+}
+
+/// Fisher-Yates shuffle in an order fixed by `seed`.
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut state = seed;
+    for i in (1..items.len()).rev() {
+        items.swap(i, (splitmix(&mut state) % (i as u64 + 1)) as usize);
+    }
+}
+
+/// SplitMix64: a small, well-mixed generator for deterministic shuffles.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 #[cfg(test)]

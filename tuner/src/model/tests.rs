@@ -338,3 +338,31 @@ fn scaling_the_centipawn_values_scales_the_evaluation() {
     }
     assert!(danger > 100, "only {danger} positions had king danger");
 }
+
+#[test]
+fn mini_batch_gradients_add_up_to_the_full_batch() {
+    use super::Kernel;
+    let set = ParamSet::baked();
+    let layout = Layout::new(&set);
+    let positions = random_positions_of_length(6000, 23, 20, 80);
+    let mut rng = Rng(8);
+    let results: Vec<f32> = positions.iter().map(|_| [0.0, 0.5, 1.0][(rng.next() % 3) as usize]).collect();
+    let store = store_of(&positions, &results);
+    let model = Model { layout: &layout, store: &store };
+    let w: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
+    let (loss, grad) = model.loss_and_gradient(&w, 1.0);
+    let (a, b) = (0..2500, 2500..6000);
+    let (loss_a, grad_a) = model.loss_and_gradient_over(Kernel::detect(), a, &w, 1.0);
+    let (loss_b, grad_b) = model.loss_and_gradient_over(Kernel::detect(), b, &w, 1.0);
+    assert_ne!(loss_a, loss_b);
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1e-12);
+    assert!(close(loss, (2500.0 * loss_a + 3500.0 * loss_b) / 6000.0));
+    for i in 0..grad.len() {
+        assert!(close(grad[i], (2500.0 * grad_a[i] + 3500.0 * grad_b[i]) / 6000.0), "slot {i}");
+    }
+    // A shuffled store is the same positions in another order: the same loss.
+    let shuffled = store.shuffled(5);
+    assert_ne!(shuffled.result, store.result);
+    let reordered = Model { layout: &layout, store: &shuffled };
+    assert!(close(loss, reordered.loss(&w, 1.0)));
+}
