@@ -51,19 +51,19 @@ pub mod idx {
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
 #[rustfmt::skip]
 pub const MATERIAL: [S; 5] = [
-    S(  82,  120), S( 398,  378), S( 421,  401), S( 571,  666), S(1151, 1189),
+    S(  93,  124), S( 392,  371), S( 411,  395), S( 577,  658), S(1150, 1186),
 ];
 
 /// Pawn placement on top of material; ranks 1 and 8 are unused.
 #[rustfmt::skip]
 pub const PST_PAWN: [S; 64] = board([
     [S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0)],
-    [S(  49,   72), S(  55,   73), S(  55,   74), S(  55,   72), S(  55,   72), S(  55,   72), S(  54,   72), S(  48,   71)],
-    [S(  17,   46), S(  26,   44), S(  26,   43), S(  28,   43), S(  26,   41), S(  30,   45), S(  24,   43), S(  21,   47)],
-    [S(   7,   29), S(  13,   24), S(   7,   22), S(  40,   19), S(  38,   20), S(  15,   22), S(  14,   22), S(  13,   26)],
-    [S(   2,   13), S(   7,   15), S(  12,    8), S(  10,    5), S(  17,    2), S(  10,   12), S(  12,   12), S(   3,   12)],
-    [S( -10,    0), S(   0,    9), S(  -8,    7), S( -18,    2), S( -13,    0), S(   5,    4), S(  -4,    3), S( -14,   -1)],
-    [S(  -6,   -1), S(  -4,    8), S(  -7,    9), S(  -4,   -3), S(  -8,    0), S(   0,    8), S(   6,    3), S( -25,   -7)],
+    [S(  49,   72), S(  54,   73), S(  55,   73), S(  55,   72), S(  55,   72), S(  54,   72), S(  54,   72), S(  48,   72)],
+    [S(  18,   44), S(  25,   43), S(  25,   42), S(  26,   43), S(  25,   42), S(  26,   44), S(  24,   43), S(  20,   44)],
+    [S(   6,   26), S(  12,   24), S(  10,   23), S(  34,   23), S(  32,   23), S(  13,   23), S(  13,   23), S(  10,   25)],
+    [S(   1,   12), S(   6,   13), S(  10,   10), S(  14,    8), S(  19,    8), S(   8,   12), S(   9,   12), S(   2,   12)],
+    [S( -10,    3), S(  -1,    7), S(  -3,    6), S(  -7,    3), S(  -3,    2), S(   3,    5), S(  -5,    4), S( -10,    2)],
+    [S(  -6,   -1), S(  -1,    3), S(  -3,    3), S(  -2,   -1), S(  -4,    0), S(  -1,    3), S(   3,    1), S( -17,   -4)],
     [S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0)],
 ]);
 
@@ -71,149 +71,149 @@ pub const PST_PAWN: [S; 64] = board([
 #[rustfmt::skip]
 pub const PST_KNIGHT: [S; 64] = board([
     [S( -18,  -17), S( -18,  -17), S( -18,  -17), S( -18,  -17), S( -18,  -17), S( -18,  -17), S( -18,  -17), S( -18,  -17)],
-    [S( -18,  -17), S(  -6,   -7), S(  -5,   -7), S(  -5,   -6), S(  -6,   -6), S(  -6,   -7), S(  -6,   -7), S( -18,  -17)],
-    [S( -18,  -17), S(  -5,   -6), S(  13,    3), S(  16,    5), S(  13,    3), S(  13,    4), S(  -5,   -6), S( -17,  -16)],
-    [S( -19,  -16), S(  -7,   -7), S(  13,    4), S(  27,   14), S(  22,   13), S(  13,    4), S(  -2,   -4), S( -16,  -16)],
-    [S( -14,  -16), S(  -4,   -6), S(   5,    4), S(  19,   12), S(  19,   15), S(  11,    5), S(  -2,   -5), S( -12,  -15)],
-    [S( -22,  -17), S( -16,   -9), S(  -2,   -3), S(   8,    4), S(  12,    4), S(  -1,   -1), S(  -5,   -7), S( -15,  -16)],
-    [S( -19,  -17), S(  -7,   -8), S( -10,  -10), S( -12,   -9), S(  -6,   -8), S(  -3,   -8), S(  -6,   -7), S( -17,  -17)],
-    [S( -18,  -17), S( -21,  -19), S( -20,  -18), S( -20,  -19), S( -20,  -17), S( -19,  -19), S( -18,  -18), S( -18,  -17)],
+    [S( -18,  -17), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S( -18,  -17)],
+    [S( -18,  -17), S(  -6,   -7), S(  13,    3), S(  14,    3), S(  13,    3), S(  13,    3), S(  -5,   -7), S( -18,  -17)],
+    [S( -18,  -17), S(  -6,   -7), S(  12,    3), S(  26,   13), S(  24,   13), S(  13,    3), S(  -4,   -6), S( -17,  -17)],
+    [S( -16,  -17), S(  -5,   -7), S(   5,    3), S(  20,   12), S(  19,   13), S(   8,    3), S(  -5,   -6), S( -16,  -16)],
+    [S( -20,  -17), S( -10,   -8), S(   4,    0), S(   7,    3), S(   9,    3), S(   3,    1), S(  -5,   -7), S( -17,  -17)],
+    [S( -18,  -17), S(  -7,   -7), S(  -8,   -8), S( -10,   -8), S(  -6,   -8), S(  -5,   -8), S(  -6,   -7), S( -18,  -17)],
+    [S( -18,  -17), S( -20,  -18), S( -19,  -17), S( -19,  -18), S( -19,  -17), S( -19,  -18), S( -18,  -17), S( -18,  -17)],
 ]);
 
 /// Bishop placement: centre and long diagonals.
 #[rustfmt::skip]
 pub const PST_BISHOP: [S; 64] = board([
-    [S(   0,   -5), S(  -6,   -4), S(  -6,   -5), S(  -6,   -4), S(  -6,   -5), S(  -6,   -5), S(  -6,   -4), S(   0,   -5)],
-    [S(  -6,   -4), S(   7,    1), S(   0,    1), S(   0,    0), S(   1,    1), S(   1,    1), S(   6,    0), S(  -6,   -5)],
-    [S(  -6,   -4), S(   1,    1), S(  13,    6), S(   7,    5), S(   7,    6), S(  13,    6), S(   2,    2), S(  -3,   -4)],
-    [S(  -7,   -4), S(   2,    1), S(   7,    6), S(  19,   11), S(  20,   11), S(   9,    6), S(   3,    1), S(  -6,   -4)],
-    [S(  -5,   -4), S(  -1,   -1), S(   5,    8), S(  19,   11), S(  19,   10), S(   4,    5), S(   0,    0), S(  -4,   -5)],
-    [S(  -6,   -4), S(   2,    1), S(   4,    2), S(  14,    6), S(  12,    5), S(  10,    4), S(   1,    0), S(  -4,   -3)],
-    [S(  -7,   -5), S(  -4,   -3), S(  12,    1), S( -10,   -5), S(  -4,    0), S(  -1,   -2), S(   2,   -2), S(  -6,   -5)],
-    [S(   0,   -6), S(  -2,   -6), S(  -3,   -8), S(  -8,   -5), S(  -9,   -7), S(   0,   -3), S(  -6,   -5), S(  -1,   -6)],
+    [S(   0,   -5), S(  -6,   -5), S(  -6,   -5), S(  -6,   -5), S(  -6,   -5), S(  -6,   -5), S(  -6,   -5), S(   0,   -5)],
+    [S(  -6,   -5), S(   6,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   6,    0), S(  -6,   -5)],
+    [S(  -6,   -4), S(   0,    0), S(  12,    5), S(   6,    5), S(   7,    5), S(  12,    5), S(   1,    1), S(  -5,   -4)],
+    [S(  -6,   -5), S(   1,    0), S(   6,    5), S(  19,   10), S(  19,   10), S(   7,    5), S(   2,    1), S(  -6,   -5)],
+    [S(  -6,   -5), S(   0,    0), S(   6,    6), S(  19,   10), S(  19,   10), S(   6,    5), S(   0,    0), S(  -5,   -5)],
+    [S(  -6,   -4), S(   1,    1), S(   9,    4), S(  11,    6), S(  11,    6), S(  12,    5), S(   0,    0), S(  -5,   -4)],
+    [S(  -6,   -5), S(   2,   -1), S(   5,    0), S(  -5,   -2), S(  -2,    0), S(   0,   -1), S(   2,   -1), S(  -6,   -5)],
+    [S(   0,   -5), S(  -4,   -5), S(  -6,   -6), S(  -7,   -5), S(  -8,   -6), S(  -4,   -4), S(  -6,   -5), S(  -1,   -5)],
 ]);
 
 /// Rook placement: seventh rank, central files.
 #[rustfmt::skip]
 pub const PST_ROOK: [S; 64] = board([
-    [S(  -5,    2), S(   1,    2), S(   0,    1), S(   6,    0), S(   6,    0), S(   0,    0), S(   0,    1), S(  -6,    0)],
-    [S(  19,   15), S(  25,   15), S(  26,   14), S(  31,   13), S(  31,   13), S(  25,   13), S(  25,   13), S(  18,   13)],
-    [S(  -4,    4), S(   3,    4), S(   1,    3), S(   9,    3), S(   7,    2), S(   1,    2), S(   2,    2), S(  -5,    1)],
-    [S(  -3,    4), S(   3,    4), S(   4,    5), S(   9,    3), S(   9,    3), S(   1,    2), S(   3,    2), S(  -5,    1)],
-    [S(  -5,    2), S(   1,    1), S(   0,    1), S(   8,    3), S(   8,    2), S(   1,    1), S(   2,    1), S(  -7,    0)],
-    [S(  -7,   -1), S(  -1,   -1), S(   0,    0), S(   4,   -3), S(   7,    0), S(   0,    1), S(   4,    2), S(  -4,    0)],
-    [S( -11,   -3), S(  -4,   -3), S(  -4,   -4), S(   3,   -5), S(   3,   -4), S(  -3,   -2), S(   0,   -1), S(  -8,   -2)],
-    [S( -18,   -5), S(  -4,   -4), S(  -3,   -5), S(   2,   -6), S(  -3,   -7), S(  -4,   -7), S(   1,   -1), S(  -4,   -3)],
+    [S(  -6,    1), S(   0,    1), S(   0,    0), S(   6,    0), S(   6,    0), S(   0,    0), S(   0,    0), S(  -6,    0)],
+    [S(  19,   13), S(  25,   13), S(  25,   13), S(  31,   12), S(  30,   12), S(  24,   12), S(  24,   13), S(  18,   12)],
+    [S(  -5,    2), S(   1,    2), S(   1,    1), S(   7,    1), S(   7,    1), S(   1,    1), S(   1,    1), S(  -6,    1)],
+    [S(  -5,    2), S(   1,    1), S(   2,    2), S(   7,    1), S(   7,    1), S(   0,    1), S(   1,    1), S(  -6,    0)],
+    [S(  -6,    1), S(   0,    0), S(   0,    0), S(   7,    1), S(   7,    1), S(   0,    1), S(   1,    1), S(  -6,    0)],
+    [S(  -6,    0), S(   0,    0), S(   0,    0), S(   6,   -1), S(   7,    0), S(   0,    0), S(   2,    1), S(  -5,    0)],
+    [S(  -8,   -1), S(  -2,   -1), S(  -2,   -2), S(   5,   -2), S(   5,   -1), S(  -1,   -1), S(   0,    0), S(  -7,   -1)],
+    [S( -10,   -3), S(  -2,   -2), S(  -1,   -2), S(   6,   -2), S(   2,   -3), S(  -2,   -3), S(   1,    0), S(  -1,   -1)],
 ]);
 
 /// Queen placement: mild centralisation.
 #[rustfmt::skip]
 pub const PST_QUEEN: [S; 64] = board([
     [S( -11,   -6), S( -11,   -6), S( -11,   -6), S( -11,   -6), S( -11,   -6), S( -11,   -6), S( -11,   -6), S( -11,   -6)],
-    [S( -11,   -6), S(  -8,    0), S(  -7,    0), S(  -7,    0), S(  -7,    1), S(  -7,    0), S(  -7,    0), S( -10,   -6)],
-    [S( -11,   -6), S(  -7,    1), S(  -4,    6), S(  -3,    7), S(  -3,    7), S(  -3,    7), S(  -6,    1), S( -10,   -5)],
-    [S(  -5,   -6), S(  -2,    0), S(   3,    7), S(   6,   12), S(   7,   13), S(   3,    7), S(   1,    1), S(  -3,   -5)],
-    [S(  -7,   -6), S(  -2,    0), S(   1,    6), S(   4,   12), S(   6,   12), S(   2,    6), S(   1,    1), S(  -3,   -5)],
-    [S(  -7,   -6), S(  -6,    0), S(   3,    6), S(   1,    5), S(   3,    6), S(   3,    6), S(   1,    0), S(  -4,   -6)],
-    [S(  -7,   -7), S(  -1,    0), S(  -2,   -1), S(   1,   -1), S(   0,   -1), S(  -5,   -2), S(  -4,   -2), S(  -5,   -6)],
-    [S(  -5,   -6), S(  -5,   -6), S(  -3,   -6), S(   1,   -6), S(  -4,   -6), S(  -9,   -8), S(  -5,   -7), S(  -5,   -6)],
+    [S( -11,   -6), S(  -8,    0), S(  -7,    0), S(  -7,    0), S(  -7,    0), S(  -7,    0), S(  -7,    0), S( -11,   -6)],
+    [S( -11,   -6), S(  -7,    0), S(  -4,    6), S(  -3,    6), S(  -4,    6), S(  -3,    6), S(  -7,    0), S( -11,   -6)],
+    [S(  -5,   -6), S(  -2,    0), S(   3,    6), S(   6,   12), S(   6,   12), S(   2,    6), S(  -1,    0), S(  -4,   -6)],
+    [S(  -6,   -6), S(  -2,    0), S(   2,    6), S(   6,   12), S(   6,   12), S(   2,    6), S(   0,    0), S(  -4,   -6)],
+    [S(  -5,   -6), S(  -3,    0), S(   3,    6), S(   2,    6), S(   3,    6), S(   3,    6), S(   0,    0), S(  -4,   -6)],
+    [S(  -6,   -6), S(  -1,    0), S(  -2,   -1), S(   1,    0), S(  -1,    0), S(  -3,   -1), S(  -2,   -1), S(  -5,   -6)],
+    [S(  -5,   -6), S(  -5,   -6), S(  -4,   -6), S(  -3,   -6), S(  -5,   -6), S(  -7,   -7), S(  -5,   -6), S(  -5,   -6)],
 ]);
 
 /// King placement: sheltered in the middle game, central in the end game.
 #[rustfmt::skip]
 pub const PST_KING: [S; 64] = board([
     [S( -73,  -24), S( -73,  -24), S( -73,  -24), S( -73,  -24), S( -73,  -24), S( -73,  -24), S( -73,  -24), S( -73,  -24)],
-    [S( -73,  -12), S( -73,    0), S( -73,    1), S( -73,    0), S( -73,    0), S( -73,    0), S( -73,    1), S( -73,  -12)],
-    [S( -61,  -12), S( -61,    1), S( -61,   13), S( -61,   13), S( -61,   13), S( -61,   13), S( -61,    1), S( -61,  -12)],
-    [S( -48,  -12), S( -48,    1), S( -48,   14), S( -48,   25), S( -48,   25), S( -48,   13), S( -48,    1), S( -48,  -13)],
-    [S( -36,  -11), S( -36,    1), S( -36,   14), S( -36,   25), S( -35,   26), S( -35,   13), S( -36,    0), S( -36,  -12)],
-    [S( -24,  -11), S( -23,    1), S( -23,   13), S( -24,   12), S( -23,   13), S( -23,   12), S( -21,    1), S( -23,  -13)],
-    [S(  15,  -10), S(  14,    2), S(  -3,   -1), S( -10,   -1), S( -11,   -1), S(  -4,   -1), S(  16,   -1), S(  16,  -16)],
-    [S(  22,  -25), S(  38,  -23), S(  17,  -22), S(  -3,  -26), S(  -1,  -26), S(   4,  -28), S(  18,  -32), S(   7,  -35)],
+    [S( -73,  -12), S( -73,    0), S( -73,    0), S( -73,    0), S( -73,    0), S( -73,    0), S( -73,    0), S( -73,  -12)],
+    [S( -61,  -12), S( -61,    0), S( -61,   13), S( -61,   12), S( -61,   12), S( -61,   12), S( -61,    0), S( -61,  -12)],
+    [S( -48,  -12), S( -48,    1), S( -48,   13), S( -48,   25), S( -48,   25), S( -48,   13), S( -48,    0), S( -48,  -12)],
+    [S( -36,  -12), S( -36,    1), S( -36,   13), S( -36,   24), S( -36,   25), S( -36,   13), S( -36,    0), S( -36,  -12)],
+    [S( -24,  -12), S( -24,    0), S( -24,   12), S( -24,   12), S( -24,   12), S( -24,   12), S( -23,    0), S( -24,  -13)],
+    [S(  13,  -11), S(  13,    1), S(  -5,    0), S( -11,    0), S( -12,    0), S(  -5,    0), S(  15,    0), S(  14,  -13)],
+    [S(  23,  -24), S(  38,  -24), S(  15,  -23), S(  -1,  -25), S(  -1,  -25), S(   9,  -26), S(  26,  -29), S(  16,  -29)],
 ]);
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_KNIGHT: [S; 9] = [
-    S( -74,  -73), S( -42,  -40), S( -27,  -23), S(  -9,  -10), S(   2,    3), S(  14,   16), S(  24,   24), S(  29,   26),
-    S(  30,   29),
+    S( -73,  -73), S( -39,  -38), S( -26,  -23), S( -10,  -10), S(   2,    1), S(  12,   12), S(  20,   20), S(  25,   25),
+    S(  30,   30),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_BISHOP: [S; 14] = [
-    S( -92, -105), S( -60,  -66), S( -42,  -46), S( -30,  -32), S(  -9,  -18), S(   3,   -3), S(   9,    7), S(  13,   12),
-    S(  17,   21), S(  22,   24), S(  27,   31), S(  32,   36), S(  36,   43), S(  42,   48),
+    S( -90, -105), S( -57,  -63), S( -41,  -45), S( -30,  -31), S( -11,  -19), S(   0,   -6), S(   6,    4), S(  11,   10),
+    S(  15,   18), S(  21,   24), S(  26,   31), S(  32,   36), S(  36,   44), S(  42,   48),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_ROOK: [S; 15] = [
-    S( -64, -128), S( -43,  -82), S( -31,  -62), S( -28,  -46), S( -17,  -32), S( -13,  -17), S(  -6,   -9), S(   2,    3),
-    S(   7,   14), S(  13,   23), S(  16,   31), S(  16,   36), S(  18,   40), S(  21,   44), S(  25,   49),
+    S( -64, -128), S( -42,  -81), S( -31,  -60), S( -26,  -46), S( -17,  -32), S( -12,  -19), S(  -6,  -10), S(   2,    1),
+    S(   7,   11), S(  11,   20), S(  14,   28), S(  16,   34), S(  19,   40), S(  22,   45), S(  26,   52),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_QUEEN: [S; 28] = [
-    S( -65, -131), S( -47,  -94), S( -40,  -80), S( -35,  -68), S( -32,  -59), S( -29,  -50), S( -27,  -43), S( -22,  -36),
-    S( -16,  -29), S(  -7,  -22), S(  -7,  -16), S(   2,  -10), S(   0,   -4), S(   4,    2), S(   4,    7), S(   7,   12),
-    S(   8,   16), S(  10,   20), S(  12,   23), S(  13,   28), S(  15,   31), S(  18,   34), S(  19,   39), S(  22,   43),
+    S( -65, -131), S( -47,  -94), S( -40,  -80), S( -35,  -68), S( -31,  -58), S( -27,  -50), S( -24,  -43), S( -20,  -36),
+    S( -15,  -28), S(  -9,  -22), S(  -7,  -16), S(  -1,  -10), S(  -1,   -4), S(   2,    1), S(   3,    6), S(   6,   10),
+    S(   8,   15), S(  10,   20), S(  12,   23), S(  13,   28), S(  16,   31), S(  18,   35), S(  19,   40), S(  22,   43),
     S(  23,   47), S(  25,   51), S(  27,   54), S(  29,   58),
 ];
 
 /// Passed pawn by relative rank (index 0 and 7 unused).
 #[rustfmt::skip]
 pub const PASSED_RANK: [S; 8] = [
-    S(   0,    0), S(   6,   17), S(   1,   12), S(   9,   31), S(  37,   57), S(  68,   92), S(  99,  142), S(   0,    0),
+    S(   0,    0), S(   5,   13), S(   6,   14), S(  12,   28), S(  35,   54), S(  63,   92), S(  97,  144), S(   0,    0),
 ];
 
 /// Passed pawn whose path to promotion is empty, by relative rank.
 #[rustfmt::skip]
 pub const PASSED_FREE_PATH: [S; 8] = [
-    S(   0,    0), S(   0,    2), S(  -5,    1), S(  -1,    9), S(   9,   22), S(  24,   45), S(  37,   71), S(   0,    0),
+    S(   0,    0), S(   0,    0), S(  -3,    3), S(   2,   10), S(  11,   23), S(  24,   47), S(  37,   72), S(   0,    0),
 ];
 
 /// Passed pawn by own king's distance to its promotion square.
 #[rustfmt::skip]
 pub const PASSED_OWN_KING_DISTANCE: [S; 8] = [
-    S(   0,    0), S(   1,    3), S(   2,   -1), S(   3,   -5), S(   5,  -11), S(   5,  -22), S(  -2,  -42), S( -25,  -50),
+    S(   0,    0), S(   0,    1), S(   1,   -4), S(   1,   -9), S(   2,  -15), S(   2,  -23), S(  -2,  -37), S( -17,  -47),
 ];
 
 /// Passed pawn by the enemy king's distance to its promotion square.
 #[rustfmt::skip]
 pub const PASSED_ENEMY_KING_DISTANCE: [S; 8] = [
-    S(   2,  -37), S(  -3,  -15), S(   1,   -2), S(  -6,    7), S(  -4,   15), S(  -3,   19), S(   0,   25), S(   0,   30),
+    S(   1,  -37), S(  -2,  -14), S(  -1,   -2), S(  -4,    5), S(  -3,   12), S(  -2,   18), S(  -1,   24), S(   0,   30),
 ];
 
 /// Passed pawn defended by an own pawn.
 #[rustfmt::skip]
 pub const PASSED_PROTECTED: [S; 1] = [
-    S(   7,   13),
+    S(   7,   14),
 ];
 
 /// Passed pawn with an own passed pawn on an adjacent file.
 #[rustfmt::skip]
 pub const PASSED_CONNECTED: [S; 1] = [
-    S(   8,   19),
+    S(   6,   14),
 ];
 
 /// Passed pawn whose next square holds an enemy piece.
 #[rustfmt::skip]
 pub const PASSED_BLOCKED: [S; 1] = [
-    S( -11,  -27),
+    S( -10,  -23),
 ];
 
 /// Candidate passed pawn (no enemy pawn ahead on its file; its supporters outnumber the enemy pawns that can stop it), by relative rank.
 #[rustfmt::skip]
 pub const PASSED_CANDIDATE: [S; 8] = [
-    S(   0,    0), S(  -5,    4), S(  -4,    5), S(  -5,   13), S(  15,   28), S(  24,   48), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(  -2,    5), S(   0,    8), S(  -1,   14), S(  13,   29), S(  24,   48), S(   0,    0), S(   0,    0),
 ];
 
 /// King-safety attack units (danger to the defending king) per enemy knight, bishop, rook, queen attacking the king zone.
 #[rustfmt::skip]
 pub const KING_SAFETY_ATTACKERS: [S; 4] = [
-    S(  25,   25), S(  28,   28), S(  31,   31), S(  35,   35),
+    S(  24,   24), S(  27,   27), S(  31,   31), S(  41,   41),
 ];
 
 /// King-safety attack units (danger to the defending king) per attack on a square next to the king.
@@ -225,19 +225,19 @@ pub const KING_SAFETY_INNER_RING: [S; 1] = [
 /// King-safety attack units (danger to the defending king) per attack on a square two steps from the king.
 #[rustfmt::skip]
 pub const KING_SAFETY_OUTER_RING: [S; 1] = [
-    S(   3,    3),
+    S(   2,    2),
 ];
 
 /// King-safety attack units (danger to the defending king) per safe checking square of an enemy knight, bishop, rook, queen.
 #[rustfmt::skip]
 pub const KING_SAFETY_SAFE_CHECKS: [S; 4] = [
-    S(  34,   34), S(  31,   31), S(  44,   44), S(  24,   24),
+    S(  38,   38), S(  31,   31), S(  48,   48), S(  27,   27),
 ];
 
 /// King-safety attack units (danger to the defending king) per file at or next to the king without a defending pawn.
 #[rustfmt::skip]
 pub const KING_SAFETY_OPEN_FILES: [S; 1] = [
-    S(  21,   21),
+    S(  15,   15),
 ];
 
 /// King-safety attack units (danger to the defending king) when the attacker has no queen.
@@ -249,79 +249,79 @@ pub const KING_SAFETY_NO_QUEEN: [S; 1] = [
 /// King-safety attack units (danger to the defending king) always added (the danger of no attack at all).
 #[rustfmt::skip]
 pub const KING_SAFETY_OFFSET: [S; 1] = [
-    S( -28,  -28),
+    S( -29,  -29),
 ];
 
 /// King-safety curve: penalty at 100 attack units (curve = scale * (units/100)^power).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_SCALE: [S; 1] = [
-    S( 114,   25),
+    S( 117,   23),
 ];
 
 /// King-safety curve exponent, in hundredths (200 = quadratic).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_POWER: [S; 1] = [
-    S( 191,  191),
+    S( 195,  195),
 ];
 
 /// Pawn shield: per file at or next to the king, by the relative rank of the nearest own pawn ahead (0 = none).
 #[rustfmt::skip]
 pub const KING_SHIELD: [S; 8] = [
-    S( -20,   21), S(   4,    3), S(   8,   -5), S(   5,   -9), S(   4,   -4), S(   0,    5), S(  -5,    0), S(   0,    0),
+    S( -23,   14), S(   1,    0), S(   9,   -3), S(   8,   -7), S(   4,   -2), S(  -3,    2), S(  -6,    0), S(   0,    0),
 ];
 
 /// Pawn storm: per file at or next to the king, by the relative rank (from the defender's side) of the nearest enemy pawn (0 = none).
 #[rustfmt::skip]
 pub const KING_STORM: [S; 8] = [
-    S(   9,    4), S(   2,    6), S( -35,   -6), S( -25,    5), S( -11,    1), S(   9,    1), S(   8,   -5), S(   0,    0),
+    S(   4,    2), S(   1,    2), S( -33,   -7), S( -23,    2), S( -11,    0), S(   7,    2), S(   5,   -3), S(   0,    0),
 ];
 
 /// Pawn with an own pawn ahead on its file.
 #[rustfmt::skip]
 pub const PAWNS_DOUBLED: [S; 1] = [
-    S( -15,  -26),
+    S( -14,  -26),
 ];
 
 /// Pawn with no own pawn on an adjacent file.
 #[rustfmt::skip]
 pub const PAWNS_ISOLATED: [S; 1] = [
-    S(  -6,   -9),
+    S(  -8,   -9),
 ];
 
 /// Pawn behind its neighbours whose advance square is attacked by an enemy pawn.
 #[rustfmt::skip]
 pub const PAWNS_BACKWARD: [S; 1] = [
-    S( -23,  -10),
+    S( -19,  -12),
 ];
 
 /// Two or more bishops.
 #[rustfmt::skip]
 pub const BISHOP_PAIR: [S; 1] = [
-    S(  45,   66),
+    S(  42,   64),
 ];
 
 /// Rook on a file without pawns.
 #[rustfmt::skip]
 pub const ROOK_OPEN_FILE: [S; 1] = [
-    S(  32,   16),
+    S(  32,   14),
 ];
 
 /// Rook on a file without own pawns but with enemy pawns.
 #[rustfmt::skip]
 pub const ROOK_SEMI_OPEN_FILE: [S; 1] = [
-    S(  10,   14),
+    S(  14,   12),
 ];
 
 /// Knight on relative ranks 4-6, defended by an own pawn, that no enemy pawn can attack.
 #[rustfmt::skip]
 pub const KNIGHT_OUTPOST: [S; 1] = [
-    S(  34,   21),
+    S(  29,   16),
 ];
 
 /// Bonus for the side to move.
 #[rustfmt::skip]
 pub const TEMPO: [S; 1] = [
-    S(   8,    0),
+    S(  10,    1),
 ];
 
 /// The baked parameters as a set (names, docs, shapes, bounds and values).

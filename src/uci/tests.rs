@@ -22,6 +22,18 @@ fn run(commands: &[&str]) -> String {
     text(&buffer)
 }
 
+/// Runs `commands`, the last a finite `go`, and returns the output once the search has ended on
+/// its own (stopping it at once would race with the depth it was asked for).
+fn search(commands: &[&str]) -> String {
+    let (mut uci, buffer) = engine();
+    for c in commands {
+        uci.handle(c);
+    }
+    wait_for(&buffer, "bestmove");
+    uci.worker.stop_and_wait();
+    text(&buffer)
+}
+
 /// Waits until the output contains `needle` (or fails after a few seconds).
 fn wait_for(buffer: &Arc<Mutex<Vec<u8>>>, needle: &str) {
     let start = Instant::now();
@@ -60,7 +72,7 @@ fn go_perft_divides_and_totals() {
 
 #[test]
 fn go_depth_gives_info_lines_and_one_bestmove() {
-    let out = run(&["position startpos", "go depth 5"]);
+    let out = search(&["position startpos", "go depth 5"]);
     assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
     assert!(out.contains("info depth 5 seldepth"), "{out}");
     assert!(out.contains(" score cp ") && out.contains(" hashfull ") && out.contains(" pv "), "{out}");
@@ -131,9 +143,9 @@ fn movetime_is_respected() {
 
 #[test]
 fn mate_and_stalemate_roots() {
-    let out = run(&["position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go depth 4"]);
+    let out = search(&["position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go depth 4"]);
     assert!(out.contains("score mate 1") && out.contains("bestmove a1a8"), "{out}");
-    let out = run(&["position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "go depth 4"]);
+    let out = search(&["position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "go depth 4"]);
     assert!(out.contains("bestmove 0000"), "{out}");
 }
 
@@ -285,7 +297,7 @@ fn chess960_castling_notation() {
 
 #[test]
 fn multipv_reports_distinct_moves() {
-    let out = run(&["setoption name MultiPV value 3", "position startpos", "go depth 4"]);
+    let out = search(&["setoption name MultiPV value 3", "position startpos", "go depth 4"]);
     let last: Vec<&str> = out.lines().filter(|l| l.starts_with("info depth 4 ")).collect();
     assert_eq!(last.len(), 3, "{out}");
     let firsts: std::collections::HashSet<&str> =
