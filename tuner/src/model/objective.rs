@@ -26,7 +26,7 @@ use super::store::{TraceStore, COUNT_BITS, REGION};
 
 /// Positions per chunk of parallel work.
 const CHUNK: usize = 4096;
-/// Positions per batch inside a chunk (see `chunk_gradient_with`).
+/// Positions per batch inside a chunk (see `for_each_batch`).
 const BATCH: usize = 16;
 const LN10: f64 = std::f64::consts::LN_10;
 
@@ -303,23 +303,38 @@ impl Model<'_> {
 
     #[inline(always)]
     fn chunk_loss_with<const AVX2: bool>(&self, range: Range<usize>, w: &Weights, scaled: f64) -> f64 {
-        // In batches, as in `chunk_gradient_with`.
         let mut sum = 0.0;
-        let mut first = range.start;
-        while first < range.end {
-            let batch = first..(first + BATCH).min(range.end);
-            let mut sums = [[0.0; 4]; BATCH];
-            for p in batch.clone() {
-                sums[p - first] = self.sums::<AVX2>(p, w);
-            }
-            for p in batch.clone() {
-                let e = self.parts(p, sums[p - first], w).eval;
+        self.for_each_batch::<AVX2>(range, w, |batch, sums| {
+            for (p, &position_sums) in batch.zip(sums) {
+                let e = self.parts(p, position_sums, w).eval;
                 let d = self.store.result_score(p) - sigmoid_scaled(scaled, e);
                 sum += d * d;
             }
+        });
+        sum
+    }
+
+    /// Cuts `range` into batches of BATCH positions and calls `each` with every batch and its
+    /// positions' sums. The sums of a whole batch come first, so the scalar math that follows
+    /// (a chain of `ln`, `exp` and divisions per position) runs on independent positions side
+    /// by side instead of waiting for each other's loops. Batches go in position order.
+    #[inline(always)]
+    fn for_each_batch<const AVX2: bool>(
+        &self,
+        range: Range<usize>,
+        w: &Weights,
+        mut each: impl FnMut(Range<usize>, &[Quad]),
+    ) {
+        let mut sums = [[0.0; 4]; BATCH];
+        let mut first = range.start;
+        while first < range.end {
+            let batch = first..(first + BATCH).min(range.end);
+            for p in batch.clone() {
+                sums[p - first] = self.sums::<AVX2>(p, w);
+            }
+            each(batch.clone(), &sums[..batch.len()]);
             first = batch.end;
         }
-        sum
     }
 
     /// Squared errors and gradient summed over the chunk of positions `c`.
@@ -349,29 +364,18 @@ impl Model<'_> {
     ) -> (f64, Gradient) {
         let mut grad = Gradient::new();
         let mut loss = 0.0;
-        // Positions go in batches through three loops (sums, scalar math, scatters), so the
-        // scalar math of a batch — a chain of `ln`, `exp` and divisions per position — runs on
-        // independent positions side by side instead of waiting for each other's loops. Every
-        // accumulation still happens in position order: the result is the same as one at a time.
-        let mut first = range.start;
-        while first < range.end {
-            let batch = first..(first + BATCH).min(range.end);
-            let mut sums = [[0.0; 4]; BATCH];
-            for p in batch.clone() {
-                sums[p - first] = self.sums::<AVX2>(p, w);
-            }
+        // Every accumulation happens in position order: the result is the same as one at a time.
+        self.for_each_batch::<AVX2>(range, w, |batch, sums| {
             let mut g = [[0.0; 4]; BATCH];
-            for p in batch.clone() {
-                let (squared_error, position_g) =
-                    self.position_gradient(p, sums[p - first], w, scaled, &mut grad);
+            for (i, p) in batch.clone().enumerate() {
+                let (squared_error, position_g) = self.position_gradient(p, sums[i], w, scaled, &mut grad);
                 loss += squared_error;
-                g[p - first] = position_g;
+                g[i] = position_g;
             }
-            for p in batch.clone() {
-                scatter::<AVX2>(self.entries(p), g[p - first], &mut grad.quad);
+            for (p, &position_g) in batch.zip(&g) {
+                scatter::<AVX2>(self.entries(p), position_g, &mut grad.quad);
             }
-            first = batch.end;
-        }
+        });
         (loss, grad)
     }
 
