@@ -32,7 +32,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let n = store.len();
     let coefficients = store.coefficient_count();
     let king = store.king_feature_count();
-    println!("positions            {n}");
+    println!("positions            {n} ({} distinct coefficient slots)", store.slot_count());
     println!("load (1 thread)      {load:.2} s, {:.0} positions/s", n as f64 / load);
     println!("bytes per position   {:.1}", store.bytes_per_position());
     println!(

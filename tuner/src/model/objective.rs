@@ -6,10 +6,11 @@
 //! Evaluation here is the engine's formula in double precision without rounding:
 //! e = (mg·phase + eg·f·(24 - phase)) / 24 with f the scale factor of the better side.
 //!
-//! Each position is one list of (index, count) entries (see `store`); an index's weights are
-//! kept as a quad (mg, eg, units against White, units against Black) so one loop computes all
-//! four sums: a linear coefficient has zeros in the unit lanes, a king feature zeros elsewhere.
-//! The gradient goes back through the same quads.
+//! Each position is one list of entries, each the slot of an (index, count) key (see `store`).
+//! A slot's weights are kept as a quad (mg, eg, units against White, units against Black) times
+//! its count, so one loop of additions computes all four sums: a linear coefficient has zeros
+//! in the unit lanes, a king feature zeros elsewhere. The gradient goes back through the same
+//! quads and is folded into the flat vector, times each slot's count, once per call.
 //!
 //! Work is split into fixed chunks of positions whose partial sums are added in chunk order, so
 //! the result is the same for any number of threads (and a resumed run equals an uninterrupted one).
@@ -21,8 +22,8 @@ use whetstone::eval::baked::idx;
 use whetstone::eval::weights::MAX_KING_UNITS;
 use whetstone::params::ParamSet;
 
-use super::kernel::{avx2_available, entry_sum, scatter, Kernel, Quad, QuadTable, TABLE_LEN};
-use super::store::{TraceStore, COUNT_BITS, REGION};
+use super::kernel::{avx2_available, entry_sum, scatter, Kernel, Quad};
+use super::store::{TraceStore, REGION};
 
 /// Positions per chunk of parallel work.
 const CHUNK: usize = 4096;
@@ -71,27 +72,36 @@ impl Layout {
     }
 }
 
-fn zero_table() -> Box<QuadTable> {
-    vec![[0.0; 4]; TABLE_LEN].into_boxed_slice().try_into().expect("table length")
+/// Where an entry index's weight goes: a linear coefficient's (mg, eg) in lanes 0 and 1, a
+/// king feature's unit weight (its element's unphased value) in lane 2 or 3 by the attacked
+/// king. Returns (element, region).
+fn element_of(index: usize) -> (usize, usize) {
+    let region = (index >= REGION[1]) as usize + (index >= REGION[2]) as usize;
+    (index - REGION[region], region)
 }
 
-/// The flat value vector unpacked per entry index as quads.
+/// The flat value vector unpacked per slot of the store as count-scaled quads.
 struct Weights {
-    quad: Box<QuadTable>,
+    quad: Vec<Quad>,
     curve_scale: [f64; 2],
     power: f64,
 }
 
 impl Weights {
-    fn new(layout: &Layout, w: &[f64]) -> Weights {
-        let mut quad = zero_table();
-        for e in 0..layout.mg_slot.len() {
-            let (mg, eg) = (w[layout.mg_slot[e] as usize], w[layout.eg_slot[e] as usize]);
-            quad[REGION[0] + e] = [mg, eg, 0.0, 0.0];
-            // King features count attack units, weighted by the element's (unphased) value.
-            quad[REGION[1] + e] = [0.0, 0.0, mg, 0.0];
-            quad[REGION[2] + e] = [0.0, 0.0, 0.0, mg];
-        }
+    fn new(layout: &Layout, w: &[f64], store: &TraceStore) -> Weights {
+        let quad = (0..store.slot_count())
+            .map(|slot| {
+                let (index, count) = store.slot(slot);
+                let (e, region) = element_of(index);
+                let (mg, eg) = (w[layout.mg_slot[e] as usize], w[layout.eg_slot[e] as usize]);
+                let quad = match region {
+                    0 => [mg, eg, 0.0, 0.0],
+                    1 => [0.0, 0.0, mg, 0.0],
+                    _ => [0.0, 0.0, 0.0, mg],
+                };
+                quad.map(|v| count as f64 * v)
+            })
+            .collect();
         Weights {
             quad,
             curve_scale: [w[layout.curve_scale.0], w[layout.curve_scale.1]],
@@ -100,16 +110,53 @@ impl Weights {
     }
 }
 
-/// Gradient per entry index (same lanes as [`Weights`]), folded into the flat vector at the end.
+/// Gradient per slot (same lanes as [`Weights`], before the count), folded into the flat vector
+/// at the end.
 struct Gradient {
-    quad: Box<QuadTable>,
+    quad: Vec<Quad>,
     curve_scale: [f64; 2],
     power: f64,
 }
 
 impl Gradient {
-    fn new() -> Gradient {
-        Gradient { quad: zero_table(), curve_scale: [0.0; 2], power: 0.0 }
+    fn new(slots: usize) -> Gradient {
+        Gradient { quad: vec![[0.0; 4]; slots], curve_scale: [0.0; 2], power: 0.0 }
+    }
+
+    /// Adds `other` lane by lane.
+    fn add(&mut self, other: &Gradient) {
+        for (mine, theirs) in self.quad.iter_mut().zip(&other.quad) {
+            for k in 0..4 {
+                mine[k] += theirs[k];
+            }
+        }
+        self.curve_scale[0] += other.curve_scale[0];
+        self.curve_scale[1] += other.curve_scale[1];
+        self.power += other.power;
+    }
+
+    /// The gradient over the flat value vector, each slot's share times its count, divided by `n`.
+    fn fold(&self, layout: &Layout, store: &TraceStore, n: usize) -> Vec<f64> {
+        let mut grad = vec![0.0; layout.values];
+        for (slot, g) in self.quad.iter().enumerate() {
+            let (index, count) = store.slot(slot);
+            let (e, region) = element_of(index);
+            let (mg, eg) = (layout.mg_slot[e] as usize, layout.eg_slot[e] as usize);
+            let count = count as f64;
+            match region {
+                0 => {
+                    grad[mg] += count * g[0];
+                    grad[eg] += count * g[1];
+                }
+                _ => grad[mg] += count * g[1 + region],
+            }
+        }
+        grad[layout.curve_scale.0] += self.curve_scale[0];
+        grad[layout.curve_scale.1] += self.curve_scale[1];
+        grad[layout.curve_power] += self.power;
+        let inv = 1.0 / n.max(1) as f64;
+        grad.iter_mut().for_each(|g| *g *= inv);
+        grad
     }
 }
 
@@ -183,7 +230,9 @@ impl Model<'_> {
     /// The four sums (mg, eg, units against White, against Black) of position `p`.
     #[inline(always)]
     fn sums<const AVX2: bool>(&self, p: usize, w: &Weights) -> Quad {
-        entry_sum::<AVX2>(self.entries(p), &w.quad)
+        // SAFETY: the store's entries are below its slot count, the table's length (the
+        // callers' contract on AVX2 passes through).
+        unsafe { entry_sum::<AVX2>(self.store.entries(p), &w.quad) }
     }
 
     /// The evaluation of position `p` (White's view) from its sums, and the weights of its mg
@@ -209,15 +258,8 @@ impl Model<'_> {
     /// unpacks the weights on every call).
     #[cfg(test)]
     pub fn evaluate(&self, p: usize, w: &[f64]) -> f64 {
-        let w = &Weights::new(self.layout, w);
+        let w = &Weights::new(self.layout, w, self.store);
         self.parts(p, self.sums::<false>(p, w), w).eval
-    }
-
-    /// Position `p`'s entries.
-    #[inline(always)]
-    fn entries(&self, p: usize) -> &[u16] {
-        let s = self.store;
-        &s.entries[s.offsets[p] as usize..s.offsets[p + 1] as usize]
     }
 
     /// `positions` cut into chunks of CHUNK positions.
@@ -227,7 +269,7 @@ impl Model<'_> {
 
     /// Mean squared error at sigmoid scale `k`.
     pub fn loss(&self, w: &[f64], k: f64) -> f64 {
-        let w = &Weights::new(self.layout, w);
+        let w = &Weights::new(self.layout, w, self.store);
         let scaled = k * LN10 / 400.0;
         let kernel = Kernel::detect();
         let n = self.store.len();
@@ -256,32 +298,21 @@ impl Model<'_> {
         w: &[f64],
         k: f64,
     ) -> (f64, Vec<f64>) {
-        let weights = &Weights::new(self.layout, w);
+        let weights = &Weights::new(self.layout, w, self.store);
         let scaled = k * LN10 / 400.0;
-        let n = positions.len();
-        let partials: Vec<(f64, Gradient)> = Self::chunks(positions)
+        let partials: Vec<(f64, Gradient)> = Self::chunks(positions.clone())
             .into_par_iter()
             .map(|c| self.chunk_gradient(kernel, c, weights, scaled))
             .collect();
         // Chunk sums are added in chunk order: the same result for any thread count.
-        let layout = self.layout;
-        let mut grad = vec![0.0; layout.values];
+        let mut total = Gradient::new(self.store.slot_count());
         let mut loss = 0.0;
-        for (l, g) in partials {
+        for (l, g) in &partials {
             loss += l;
-            for e in 0..layout.mg_slot.len() {
-                let (mg, eg) = (layout.mg_slot[e] as usize, layout.eg_slot[e] as usize);
-                grad[mg] += g.quad[REGION[0] + e][0];
-                grad[eg] += g.quad[REGION[0] + e][1];
-                grad[mg] += g.quad[REGION[1] + e][2] + g.quad[REGION[2] + e][3];
-            }
-            grad[layout.curve_scale.0] += g.curve_scale[0];
-            grad[layout.curve_scale.1] += g.curve_scale[1];
-            grad[layout.curve_power] += g.power;
+            total.add(g);
         }
-        let inv = 1.0 / n.max(1) as f64;
-        grad.iter_mut().for_each(|g| *g *= inv);
-        (loss * inv, grad)
+        let n = positions.len();
+        (loss / n.max(1) as f64, total.fold(self.layout, self.store, n))
     }
 
     /// Squared errors summed over the chunk of positions `c`.
@@ -362,7 +393,7 @@ impl Model<'_> {
         w: &Weights,
         scaled: f64,
     ) -> (f64, Gradient) {
-        let mut grad = Gradient::new();
+        let mut grad = Gradient::new(self.store.slot_count());
         let mut loss = 0.0;
         // Every accumulation happens in position order: the result is the same as one at a time.
         self.for_each_batch::<AVX2>(range, w, |batch, sums| {
@@ -373,7 +404,9 @@ impl Model<'_> {
                 g[i] = position_g;
             }
             for (p, &position_g) in batch.zip(&g) {
-                scatter::<AVX2>(self.entries(p), position_g, &mut grad.quad);
+                // SAFETY: the store's entries are below its slot count, the table's length (the
+                // callers' contract on AVX2 passes through).
+                unsafe { scatter::<AVX2>(self.store.entries(p), position_g, &mut grad.quad) };
             }
         });
         (loss, grad)
@@ -440,10 +473,10 @@ impl Model<'_> {
             }
             let [mg_weight, eg_weight] = PHASE_WEIGHTS[s.phase[p] as usize];
             let mut king = false;
-            for &entry in self.entries(p) {
-                let index = (entry >> COUNT_BITS) as usize;
-                if index < REGION[1] {
-                    let (mg, eg) = (layout.mg_slot[index], layout.eg_slot[index]);
+            for (index, _) in s.coefficients(p) {
+                let (e, region) = element_of(index);
+                if region == 0 {
+                    let (mg, eg) = (layout.mg_slot[e], layout.eg_slot[e]);
                     if mg == eg {
                         count(mg, 1.0, p); // an unphased value serves the whole position
                     } else {
@@ -452,7 +485,7 @@ impl Model<'_> {
                     }
                 } else {
                     king = true;
-                    count(layout.mg_slot[index - REGION[1 + usize::from(index >= REGION[2])]], 1.0, p);
+                    count(layout.mg_slot[e], 1.0, p);
                 }
             }
             if king {

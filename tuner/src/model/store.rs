@@ -1,11 +1,17 @@
-//! Compact storage of coefficient traces: one two-byte entry per non-zero coefficient (index and
-//! count packed in a u16) in one shared array, plus a few bytes per position (offset, phase,
-//! result, scale, known-endgame score). No per-position allocation.
+//! Compact storage of coefficient traces: one two-byte entry per non-zero coefficient in one
+//! shared array, plus a few bytes per position (offset, phase, result, scale, known-endgame
+//! score). No per-position allocation.
 //!
-//! Linear coefficients and king-safety features share one entry list per position: an entry's
-//! index says what it is. Below [`ELEMENTS`] it is a linear coefficient of that element; in
-//! the next two regions it is a king-safety feature (attack units) of that element against
-//! White's or Black's king. One list means one loop per position in the objective.
+//! A coefficient is a key: its index and its count packed in a u16. Linear coefficients and
+//! king-safety features share one key space and one entry list per position: below
+//! [`ELEMENTS`] an index is a linear coefficient of that element; in the next two regions it
+//! is a king-safety feature (attack units) of that element against White's or Black's king.
+//!
+//! An entry is not the key itself but the number of the key's *slot*: each distinct key of the
+//! dataset gets one, in order of first appearance (a million TCEC positions use about 1,600).
+//! The objective keeps count × weights per slot, so its loops add a slot's values without
+//! decoding a count or multiplying by it, and the gradient of a slot is folded into its
+//! element once per epoch instead of once per entry.
 
 use whetstone::eval::baked::idx::COUNT as ELEMENTS;
 use whetstone::eval::endgame::Verdict;
@@ -18,35 +24,33 @@ pub const REGION: [usize; 3] = [0, ELEMENTS, 2 * ELEMENTS];
 /// The number of distinct entry indices.
 pub const INDICES: usize = 3 * ELEMENTS;
 
-/// An entry packs its index in the high bits and its count, two's complement, in the low ones.
+/// A key packs its index in the high bits and its count, two's complement, in the low ones.
 /// The index gets the bits it needs, the count the rest; a count too large for them is stored as
-/// several entries with the same index (the evaluation is linear in the count).
-pub const INDEX_BITS: u32 = usize::BITS - (INDICES - 1).leading_zeros();
-pub const COUNT_BITS: u32 = 16 - INDEX_BITS;
+/// several keys with the same index (the evaluation is linear in the count).
+const INDEX_BITS: u32 = usize::BITS - (INDICES - 1).leading_zeros();
+const COUNT_BITS: u32 = 16 - INDEX_BITS;
 const _: () = assert!(COUNT_BITS >= 4, "too many parameters for two-byte entries");
 const COUNT_MIN: i32 = -(1 << (COUNT_BITS - 1));
 const COUNT_MAX: i32 = (1 << (COUNT_BITS - 1)) - 1;
 
-/// The entry for `index` with `count` (which must be within the count field's range).
+/// The key for `index` with `count` (which must be within the count field's range).
 fn pack(index: usize, count: i32) -> u16 {
     debug_assert!(index < INDICES && (COUNT_MIN..=COUNT_MAX).contains(&count));
     ((index as u16) << COUNT_BITS) | (count as u16 & ((1 << COUNT_BITS) - 1))
 }
 
-/// An entry's index.
-#[inline(always)]
-pub fn entry_index(entry: u16) -> usize {
-    (entry >> COUNT_BITS) as usize
+/// A key's index.
+fn key_index(key: u16) -> usize {
+    (key >> COUNT_BITS) as usize
 }
 
-/// An entry's count (the objective decodes it through a table).
-#[cfg(test)]
-pub fn entry_count(entry: u16) -> i32 {
-    ((entry << INDEX_BITS) as i16 >> INDEX_BITS) as i32
+/// A key's count.
+fn key_count(key: u16) -> i32 {
+    ((key << INDEX_BITS) as i16 >> INDEX_BITS) as i32
 }
 
-/// Appends entries for `count` of `index`, split if the count does not fit one entry.
-fn push_entries(out: &mut Vec<u16>, index: usize, mut count: i32) {
+/// Appends keys for `count` of `index`, split if the count does not fit one entry.
+fn push_keys(out: &mut Vec<u16>, index: usize, mut count: i32) {
     while count != 0 {
         let part = count.clamp(COUNT_MIN, COUNT_MAX);
         out.push(pack(index, part));
@@ -54,13 +58,21 @@ fn push_entries(out: &mut Vec<u16>, index: usize, mut count: i32) {
     }
 }
 
+/// No slot for this key yet.
+const NO_SLOT: u32 = u32::MAX;
+
 /// All positions of a dataset, as traces.
-#[derive(Default, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TraceStore {
     /// Start of each position's entries (one more entry at the end).
-    pub offsets: Vec<u32>,
-    /// Packed (index, count) entries, see [`entry_index`] and [`entry_count`].
-    pub entries: Vec<u16>,
+    offsets: Vec<u32>,
+    /// The slot number of each coefficient. Invariant: every entry is below
+    /// `slot_keys.len()`; the objective's kernels index their slot tables without a check.
+    entries: Vec<u16>,
+    /// The key of each slot (index and count packed, see [`key_index`]).
+    slot_keys: Vec<u16>,
+    /// The slot of each key, or NO_SLOT.
+    slot_of: Vec<u32>,
     pub phase: Vec<u8>,
     /// End-game scale factors (out of 128) when White / Black is better.
     pub scale: Vec<[u8; 2]>,
@@ -70,10 +82,26 @@ pub struct TraceStore {
     pub result: Vec<u8>,
 }
 
+impl Default for TraceStore {
+    fn default() -> TraceStore {
+        TraceStore {
+            offsets: vec![0],
+            entries: Vec::new(),
+            slot_keys: Vec::new(),
+            slot_of: vec![NO_SLOT; 1 << 16],
+            phase: Vec::new(),
+            scale: Vec::new(),
+            exact: Vec::new(),
+            result: Vec::new(),
+        }
+    }
+}
+
 /// One position's trace, ready to append (built in parallel, appended in order). One allocation.
 #[derive(Clone, Debug)]
 pub struct Compact {
-    entries: Vec<u16>,
+    /// Packed keys (index and count).
+    keys: Vec<u16>,
     phase: u8,
     scale: [u8; 2],
     exact: i32,
@@ -99,10 +127,10 @@ impl Compact {
         result: f32,
     ) -> Compact {
         let [white, black] = king_features;
-        let mut entries = Vec::with_capacity(linear.len() + white.len() + black.len());
+        let mut keys = Vec::with_capacity(linear.len() + white.len() + black.len());
         for (region, list) in [linear, white, black].into_iter().enumerate() {
             for &(i, c) in list {
-                push_entries(&mut entries, REGION[region] + i as usize, c as i32);
+                push_keys(&mut keys, REGION[region] + i as usize, c as i32);
             }
         }
         let (scale, exact) = match context.verdict {
@@ -111,7 +139,7 @@ impl Compact {
             None => ([128, 128], i32::MIN),
         };
         Compact {
-            entries,
+            keys,
             phase: context.phase as u8,
             scale,
             exact,
@@ -130,15 +158,29 @@ impl TraceStore {
     }
 
     pub fn push(&mut self, c: &Compact) {
-        if self.offsets.is_empty() {
-            self.offsets.push(0);
+        for &key in &c.keys {
+            let slot = match self.slot_of[key as usize] {
+                NO_SLOT => {
+                    // At most 2^16 keys exist, so slot numbers fit the u16 entries.
+                    let new = self.slot_keys.len() as u32;
+                    self.slot_of[key as usize] = new;
+                    self.slot_keys.push(key);
+                    new
+                }
+                slot => slot,
+            };
+            self.entries.push(slot as u16);
         }
-        self.entries.extend_from_slice(&c.entries);
+        self.push_position(c.phase, c.scale, c.exact, c.result);
+    }
+
+    /// Closes a position whose entries are already in place.
+    fn push_position(&mut self, phase: u8, scale: [u8; 2], exact: i32, result: u8) {
         self.offsets.push(self.entries.len() as u32);
-        self.phase.push(c.phase);
-        self.scale.push(c.scale);
-        self.exact.push(c.exact);
-        self.result.push(c.result);
+        self.phase.push(phase);
+        self.scale.push(scale);
+        self.exact.push(exact);
+        self.result.push(result);
     }
 
     pub fn from_compacts(items: &[Compact]) -> TraceStore {
@@ -155,10 +197,34 @@ impl TraceStore {
         self.result[p] as f64 / 254.0
     }
 
-    /// Bytes used per position, all arrays counted.
+    /// Position `p`'s entries: slot numbers, each below [`TraceStore::slot_count`].
+    #[inline(always)]
+    pub fn entries(&self, p: usize) -> &[u16] {
+        &self.entries[self.offsets[p] as usize..self.offsets[p + 1] as usize]
+    }
+
+    /// The number of slots (distinct keys).
+    pub fn slot_count(&self) -> usize {
+        self.slot_keys.len()
+    }
+
+    /// The index and count of slot `slot`.
+    pub fn slot(&self, slot: usize) -> (usize, i32) {
+        let key = self.slot_keys[slot];
+        (key_index(key), key_count(key))
+    }
+
+    /// Position `p`'s coefficients as (index, count).
+    pub fn coefficients(&self, p: usize) -> impl Iterator<Item = (usize, i32)> + '_ {
+        self.entries(p).iter().map(|&slot| self.slot(slot as usize))
+    }
+
+    /// Bytes used per position, all arrays counted (the slot dictionary too).
     pub fn bytes_per_position(&self) -> f64 {
         let bytes = self.offsets.len() * 4
             + self.entries.len() * 2
+            + self.slot_keys.len() * 2
+            + self.slot_of.len() * 4
             + self.phase.len()
             + self.scale.len() * 2
             + self.exact.len() * 4
@@ -174,7 +240,8 @@ impl TraceStore {
 
     /// King-safety features among them.
     pub fn king_feature_count(&self) -> usize {
-        self.entries.iter().filter(|&&e| entry_index(e) >= REGION[1]).count()
+        let king: Vec<bool> = (0..self.slot_count()).map(|s| self.slot(s).0 >= REGION[1]).collect();
+        self.entries.iter().filter(|&&slot| king[slot as usize]).count()
     }
 
     /// The given positions as a store of their own (for train/validation splits).
@@ -187,16 +254,15 @@ impl TraceStore {
     }
 
     pub fn subset(&self, positions: impl Iterator<Item = usize>) -> TraceStore {
-        let mut out = TraceStore::default();
+        // The same slots: entries are copied as they are.
+        let mut out = TraceStore {
+            slot_keys: self.slot_keys.clone(),
+            slot_of: self.slot_of.clone(),
+            ..TraceStore::default()
+        };
         for p in positions {
-            let (a, b) = (self.offsets[p] as usize, self.offsets[p + 1] as usize);
-            out.push(&Compact {
-                entries: self.entries[a..b].to_vec(),
-                phase: self.phase[p],
-                scale: self.scale[p],
-                exact: self.exact[p],
-                result: self.result[p],
-            });
+            out.entries.extend_from_slice(self.entries(p));
+            out.push_position(self.phase[p], self.scale[p], self.exact[p], self.result[p]);
         }
         out
     }
@@ -224,23 +290,65 @@ mod tests {
     use super::*;
 
     #[test]
-    fn entries_round_trip_every_index_and_count() {
+    fn keys_round_trip_every_index_and_count() {
         for index in [0, 1, ELEMENTS - 1, REGION[1], REGION[2] + 7, INDICES - 1] {
             for count in COUNT_MIN..=COUNT_MAX {
                 let e = pack(index, count);
-                assert_eq!((entry_index(e), entry_count(e)), (index, count));
+                assert_eq!((key_index(e), key_count(e)), (index, count));
             }
         }
     }
 
     #[test]
-    fn large_counts_split_into_entries_that_add_up() {
+    fn large_counts_split_into_keys_that_add_up() {
         for count in [-100, -17, COUNT_MIN - 1, COUNT_MAX + 1, 40, 127] {
             let mut out = Vec::new();
-            push_entries(&mut out, 5, count);
+            push_keys(&mut out, 5, count);
             assert!(out.len() > 1);
-            assert!(out.iter().all(|&e| entry_index(e) == 5));
-            assert_eq!(out.iter().map(|&e| entry_count(e)).sum::<i32>(), count);
+            assert!(out.iter().all(|&e| key_index(e) == 5));
+            assert_eq!(out.iter().map(|&e| key_count(e)).sum::<i32>(), count);
         }
+    }
+
+    fn compact(keys: &[(usize, i32)]) -> Compact {
+        let mut packed = Vec::new();
+        for &(index, count) in keys {
+            push_keys(&mut packed, index, count);
+        }
+        Compact { keys: packed, phase: 12, scale: [128, 128], exact: i32::MIN, result: 127 }
+    }
+
+    #[test]
+    fn equal_keys_share_a_slot_and_every_entry_has_one() {
+        let a = [(3, 1), (REGION[1] + 2, 4), (7, -1)];
+        let b = [(7, -1), (3, 2), (3, 1)];
+        let store = TraceStore::from_compacts(&[compact(&a), compact(&b)]);
+        // Distinct keys: (3, 1), (king 2, 4), (7, -1), (3, 2).
+        assert_eq!(store.slot_count(), 4);
+        assert!(store.entries.iter().all(|&e| (e as usize) < store.slot_count()));
+        assert_eq!(store.coefficients(0).collect::<Vec<_>>(), a);
+        assert_eq!(store.coefficients(1).collect::<Vec<_>>(), b);
+        assert_eq!(store.entries(1)[0], store.entries(0)[2]);
+        assert_eq!(store.king_feature_count(), 1);
+    }
+
+    #[test]
+    fn a_subset_keeps_the_slots_and_the_positions() {
+        let lists: Vec<Vec<(usize, i32)>> =
+            (0..20).map(|p| vec![(p % 7, 1 + p as i32 % 3), (p, -1)]).collect();
+        let store = TraceStore::from_compacts(&lists.iter().map(|l| compact(l)).collect::<Vec<_>>());
+        let picked = [13, 2, 19, 2];
+        let subset = store.subset(picked.into_iter());
+        assert_eq!(subset.len(), picked.len());
+        for (q, &p) in picked.iter().enumerate() {
+            assert_eq!(subset.coefficients(q).collect::<Vec<_>>(), lists[p]);
+        }
+        let shuffled = store.shuffled(5);
+        let mut seen: Vec<Vec<(usize, i32)>> =
+            (0..shuffled.len()).map(|p| shuffled.coefficients(p).collect()).collect();
+        seen.sort();
+        let mut expected = lists.clone();
+        expected.sort();
+        assert_eq!(seen, expected);
     }
 }
