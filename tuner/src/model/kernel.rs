@@ -15,6 +15,13 @@
 /// Per slot: (mg, eg, units against White, units against Black), times the slot's count.
 pub type Quad = [f64; 4];
 
+/// A quad in a table, on a 32-byte boundary so that none straddles two cache lines (a Vec of
+/// plain quads is only 16-byte aligned, which split every other quad: a split load or store
+/// costs two, and the scatter's loads wait on its stores).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+pub struct Aligned(pub Quad);
+
 /// The instruction set the per-entry loops use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
@@ -52,7 +59,7 @@ pub fn avx2_available() -> bool {
 /// Every entry must be below `table.len()`. `AVX2` must only be true inside a function compiled
 /// with AVX2 enabled, reached after `avx2_available()`.
 #[inline(always)]
-pub unsafe fn entry_sum<const AVX2: bool>(entries: &[u16], table: &[Quad]) -> Quad {
+pub unsafe fn entry_sum<const AVX2: bool>(entries: &[u16], table: &[Aligned]) -> Quad {
     debug_assert!(entries.iter().all(|&e| (e as usize) < table.len()));
     #[cfg(target_arch = "x86_64")]
     if AVX2 {
@@ -64,7 +71,7 @@ pub unsafe fn entry_sum<const AVX2: bool>(entries: &[u16], table: &[Quad]) -> Qu
     let tail = blocks.remainder();
     let add = |acc: &mut Quad, slot: u16| {
         // SAFETY: the caller's contract.
-        let quad = unsafe { table.get_unchecked(slot as usize) };
+        let quad = unsafe { &table.get_unchecked(slot as usize).0 };
         for k in 0..4 {
             acc[k] += quad[k];
         }
@@ -85,7 +92,7 @@ pub unsafe fn entry_sum<const AVX2: bool>(entries: &[u16], table: &[Quad]) -> Qu
 /// # Safety
 /// The same contract as [`entry_sum`].
 #[inline(always)]
-pub unsafe fn scatter<const AVX2: bool>(entries: &[u16], g: Quad, table: &mut [Quad]) {
+pub unsafe fn scatter<const AVX2: bool>(entries: &[u16], g: Quad, table: &mut [Aligned]) {
     debug_assert!(entries.iter().all(|&e| (e as usize) < table.len()));
     #[cfg(target_arch = "x86_64")]
     if AVX2 {
@@ -94,7 +101,7 @@ pub unsafe fn scatter<const AVX2: bool>(entries: &[u16], g: Quad, table: &mut [Q
     }
     for &slot in entries {
         // SAFETY: the caller's contract.
-        let quad = unsafe { table.get_unchecked_mut(slot as usize) };
+        let quad = unsafe { &mut table.get_unchecked_mut(slot as usize).0 };
         for k in 0..4 {
             quad[k] += g[k];
         }
@@ -105,13 +112,13 @@ pub unsafe fn scatter<const AVX2: bool>(entries: &[u16], g: Quad, table: &mut [Q
 /// where AVX2 is enabled, so the one-register form is written out.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::Quad;
+    use super::{Aligned, Quad};
     use std::arch::x86_64::*;
 
     /// # Safety
     /// The CPU must have AVX2 and every entry must be below `table.len()`.
     #[inline(always)]
-    pub unsafe fn entry_sum(entries: &[u16], table: &[Quad]) -> Quad {
+    pub unsafe fn entry_sum(entries: &[u16], table: &[Aligned]) -> Quad {
         let base = table.as_ptr();
         // SAFETY: the slot is within the table, so the load reads one quad's four f64.
         let quad = |slot: u16| unsafe { _mm256_loadu_pd(base.add(slot as usize).cast()) };
@@ -136,7 +143,7 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2 and every entry must be below `table.len()`.
     #[inline(always)]
-    pub unsafe fn scatter(entries: &[u16], g: Quad, table: &mut [Quad]) {
+    pub unsafe fn scatter(entries: &[u16], g: Quad, table: &mut [Aligned]) {
         // `g` is four readable f64.
         let g = unsafe { _mm256_loadu_pd(g.as_ptr()) };
         let base = table.as_mut_ptr();

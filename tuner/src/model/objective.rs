@@ -19,16 +19,14 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 use whetstone::eval::baked::idx;
-use whetstone::eval::weights::MAX_KING_UNITS;
 use whetstone::params::ParamSet;
 
-use super::kernel::{avx2_available, entry_sum, scatter, Kernel, Quad};
+use super::batch::{Batch, Curve, Inputs, Totals, BATCH};
+use super::kernel::{avx2_available, entry_sum, scatter, Aligned, Kernel};
 use super::store::{TraceStore, REGION};
 
 /// Positions per chunk of parallel work.
 const CHUNK: usize = 4096;
-/// Positions per batch inside a chunk (see `for_each_batch`).
-const BATCH: usize = 16;
 const LN10: f64 = std::f64::consts::LN_10;
 
 /// Where each element's middle-game and end-game values live in the flat value vector.
@@ -82,9 +80,8 @@ fn element_of(index: usize) -> (usize, usize) {
 
 /// The flat value vector unpacked per slot of the store as count-scaled quads.
 struct Weights {
-    quad: Vec<Quad>,
-    curve_scale: [f64; 2],
-    power: f64,
+    quad: Vec<Aligned>,
+    curve: Curve,
 }
 
 impl Weights {
@@ -99,46 +96,46 @@ impl Weights {
                     1 => [0.0, 0.0, mg, 0.0],
                     _ => [0.0, 0.0, 0.0, mg],
                 };
-                quad.map(|v| count as f64 * v)
+                Aligned(quad.map(|v| count as f64 * v))
             })
             .collect();
-        Weights {
-            quad,
-            curve_scale: [w[layout.curve_scale.0], w[layout.curve_scale.1]],
+        let curve = Curve {
+            scale: [w[layout.curve_scale.0], w[layout.curve_scale.1]],
             power: w[layout.curve_power] / 100.0,
-        }
+        };
+        Weights { quad, curve }
     }
 }
 
 /// Gradient per slot (same lanes as [`Weights`], before the count), folded into the flat vector
 /// at the end.
 struct Gradient {
-    quad: Vec<Quad>,
-    curve_scale: [f64; 2],
-    power: f64,
+    quad: Vec<Aligned>,
+    /// d/d scale per phase, and d/d power (the slot's value, power × 100).
+    curve: Curve,
 }
 
 impl Gradient {
     fn new(slots: usize) -> Gradient {
-        Gradient { quad: vec![[0.0; 4]; slots], curve_scale: [0.0; 2], power: 0.0 }
+        Gradient { quad: vec![Aligned::default(); slots], curve: Curve { scale: [0.0; 2], power: 0.0 } }
     }
 
     /// Adds `other` lane by lane.
     fn add(&mut self, other: &Gradient) {
-        for (mine, theirs) in self.quad.iter_mut().zip(&other.quad) {
+        for (Aligned(mine), Aligned(theirs)) in self.quad.iter_mut().zip(&other.quad) {
             for k in 0..4 {
                 mine[k] += theirs[k];
             }
         }
-        self.curve_scale[0] += other.curve_scale[0];
-        self.curve_scale[1] += other.curve_scale[1];
-        self.power += other.power;
+        self.curve.scale[0] += other.curve.scale[0];
+        self.curve.scale[1] += other.curve.scale[1];
+        self.curve.power += other.curve.power;
     }
 
     /// The gradient over the flat value vector, each slot's share times its count, divided by `n`.
     fn fold(&self, layout: &Layout, store: &TraceStore, n: usize) -> Vec<f64> {
         let mut grad = vec![0.0; layout.values];
-        for (slot, g) in self.quad.iter().enumerate() {
+        for (slot, Aligned(g)) in self.quad.iter().enumerate() {
             let (index, count) = store.slot(slot);
             let (e, region) = element_of(index);
             let (mg, eg) = (layout.mg_slot[e] as usize, layout.eg_slot[e] as usize);
@@ -151,9 +148,9 @@ impl Gradient {
                 _ => grad[mg] += count * g[1 + region],
             }
         }
-        grad[layout.curve_scale.0] += self.curve_scale[0];
-        grad[layout.curve_scale.1] += self.curve_scale[1];
-        grad[layout.curve_power] += self.power;
+        grad[layout.curve_scale.0] += self.curve.scale[0];
+        grad[layout.curve_scale.1] += self.curve.scale[1];
+        grad[layout.curve_power] += self.curve.power;
         let inv = 1.0 / n.max(1) as f64;
         grad.iter_mut().for_each(|g| *g *= inv);
         grad
@@ -169,13 +166,7 @@ pub struct Model<'a> {
 /// σ(K·e/400) in Texel's base-10 form.
 #[cfg(test)]
 pub fn sigmoid(k: f64, eval: f64) -> f64 {
-    sigmoid_scaled(k * LN10 / 400.0, eval)
-}
-
-/// σ with the scale already converted to base e: 1 / (1 + e^(-s·eval)).
-#[inline(always)]
-fn sigmoid_scaled(s: f64, eval: f64) -> f64 {
-    1.0 / (1.0 + (-s * eval).exp())
+    super::batch::sigmoid_scaled(k * LN10 / 400.0, eval)
 }
 
 /// (phase / 24, (24 - phase) / 24) for phase 0..=24: the weights of the mg and eg parts.
@@ -189,69 +180,36 @@ static PHASE_WEIGHTS: [[f64; 2]; 25] = {
     table
 };
 
-/// One defending side's king danger at the current weights.
-#[derive(Clone, Copy)]
-struct KingDanger {
-    /// Attack units before clamping.
-    raw: f64,
-    /// Clamped units / 100, the curve's argument, floored at the smallest positive f64 so its
-    /// logarithm and divisions by it are finite.
-    x: f64,
-    /// ln x (about -708 without danger).
-    ln_x: f64,
-    /// x^power, as e^(power · ln x): one `exp` instead of `powf`, and ln x is needed for the
-    /// power's gradient anyway. Without danger it underflows to exactly zero.
-    shape: f64,
-}
-
-impl KingDanger {
-    #[inline(always)]
-    fn new(raw: f64, power: f64) -> KingDanger {
-        if raw <= 0.0 {
-            // No danger (most quiet positions on at least one side): skip the logarithm and
-            // the exponential, which cost more than the occasional mispredicted branch.
-            return KingDanger { raw, x: f64::MIN_POSITIVE, ln_x: f64::MIN_POSITIVE.ln(), shape: 0.0 };
-        }
-        let x = raw.min(MAX_KING_UNITS as f64) / 100.0;
-        let ln_x = x.ln();
-        KingDanger { raw, x, ln_x, shape: (power * ln_x).exp() }
-    }
-}
-
-/// Per-position intermediate values the gradient needs.
-struct Parts {
-    eval: f64,
-    mg_weight: f64,
-    eg_weight: f64,
-    danger: [KingDanger; 2],
-}
-
 impl Model<'_> {
-    /// The four sums (mg, eg, units against White, against Black) of position `p`.
+    /// The batch of `positions` (at most BATCH of them) evaluated at `w`: the sums of each
+    /// position's entries, then the math of all lanes at once. The sums of a whole batch come
+    /// first, so the math runs on independent positions side by side.
     #[inline(always)]
-    fn sums<const AVX2: bool>(&self, p: usize, w: &Weights) -> Quad {
-        // SAFETY: the store's entries are below its slot count, the table's length (the
-        // callers' contract on AVX2 passes through).
-        unsafe { entry_sum::<AVX2>(self.store.entries(p), &w.quad) }
+    fn batch<const AVX2: bool>(&self, positions: Range<usize>, w: &Weights) -> Batch {
+        let s = self.store;
+        let mut inputs = Inputs::new();
+        for (i, p) in positions.enumerate() {
+            // SAFETY: the store's entries are below its slot count, the table's length (the
+            // callers' contract on AVX2 passes through).
+            let sums = unsafe { entry_sum::<AVX2>(s.entries(p), &w.quad) };
+            for (lane, sum) in inputs.sums.iter_mut().zip(sums) {
+                lane[i] = sum;
+            }
+            inputs.result[i] = s.result_score(p);
+            inputs.scale[0][i] = s.scale[p][0] as f64 / 128.0;
+            inputs.scale[1][i] = s.scale[p][1] as f64 / 128.0;
+            if s.exact[p] == i32::MIN {
+                [inputs.mg_weight[i], inputs.eg_phase[i]] = PHASE_WEIGHTS[s.phase[p] as usize];
+            } else {
+                inputs.exact[i] = s.exact[p] as f64;
+            }
+        }
+        Batch::new(&inputs, w.curve)
     }
 
-    /// The evaluation of position `p` (White's view) from its sums, and the weights of its mg
-    /// and eg parts (zero for an exactly known end game).
-    #[inline(always)]
-    fn parts(&self, p: usize, sums: Quad, w: &Weights) -> Parts {
-        let s = self.store;
-        let [mg, eg, white_units, black_units] = sums;
-        let danger = [white_units, black_units].map(|raw| KingDanger::new(raw, w.power));
-        let exact = s.exact[p];
-        if exact != i32::MIN {
-            return Parts { eval: exact as f64, mg_weight: 0.0, eg_weight: 0.0, danger };
-        }
-        // The penalty hurts the defending side: White's view subtracts White's danger.
-        let net = danger[0].shape - danger[1].shape;
-        let (mg, eg) = (mg - w.curve_scale[0] * net, eg - w.curve_scale[1] * net);
-        let [mg_weight, eg_phase] = PHASE_WEIGHTS[s.phase[p] as usize];
-        let eg_weight = eg_phase * (s.scale[p][(eg <= 0.0) as usize] as f64 / 128.0);
-        Parts { eval: mg * mg_weight + eg * eg_weight, mg_weight, eg_weight, danger }
+    /// `range` cut into batches of BATCH positions, in position order.
+    fn batches(range: Range<usize>) -> impl Iterator<Item = Range<usize>> {
+        range.clone().step_by(BATCH).map(move |first| first..(first + BATCH).min(range.end))
     }
 
     /// The evaluation of position `p` (White's view) under the flat values `w` (for tests: it
@@ -259,7 +217,7 @@ impl Model<'_> {
     #[cfg(test)]
     pub fn evaluate(&self, p: usize, w: &[f64]) -> f64 {
         let w = &Weights::new(self.layout, w, self.store);
-        self.parts(p, self.sums::<false>(p, w), w).eval
+        self.batch::<false>(p..p + 1, w).eval[0]
     }
 
     /// `positions` cut into chunks of CHUNK positions.
@@ -334,38 +292,11 @@ impl Model<'_> {
 
     #[inline(always)]
     fn chunk_loss_with<const AVX2: bool>(&self, range: Range<usize>, w: &Weights, scaled: f64) -> f64 {
-        let mut sum = 0.0;
-        self.for_each_batch::<AVX2>(range, w, |batch, sums| {
-            for (p, &position_sums) in batch.zip(sums) {
-                let e = self.parts(p, position_sums, w).eval;
-                let d = self.store.result_score(p) - sigmoid_scaled(scaled, e);
-                sum += d * d;
-            }
-        });
-        sum
-    }
-
-    /// Cuts `range` into batches of BATCH positions and calls `each` with every batch and its
-    /// positions' sums. The sums of a whole batch come first, so the scalar math that follows
-    /// (a chain of `ln`, `exp` and divisions per position) runs on independent positions side
-    /// by side instead of waiting for each other's loops. Batches go in position order.
-    #[inline(always)]
-    fn for_each_batch<const AVX2: bool>(
-        &self,
-        range: Range<usize>,
-        w: &Weights,
-        mut each: impl FnMut(Range<usize>, &[Quad]),
-    ) {
-        let mut sums = [[0.0; 4]; BATCH];
-        let mut first = range.start;
-        while first < range.end {
-            let batch = first..(first + BATCH).min(range.end);
-            for p in batch.clone() {
-                sums[p - first] = self.sums::<AVX2>(p, w);
-            }
-            each(batch.clone(), &sums[..batch.len()]);
-            first = batch.end;
+        let mut totals = Totals::new();
+        for batch in Self::batches(range) {
+            self.batch::<AVX2>(batch, w).add_squared_errors(scaled, &mut totals);
         }
+        Totals::sum(&totals.squared_error)
     }
 
     /// Squared errors and gradient summed over the chunk of positions `c`.
@@ -394,59 +325,19 @@ impl Model<'_> {
         scaled: f64,
     ) -> (f64, Gradient) {
         let mut grad = Gradient::new(self.store.slot_count());
-        let mut loss = 0.0;
-        // Every accumulation happens in position order: the result is the same as one at a time.
-        self.for_each_batch::<AVX2>(range, w, |batch, sums| {
-            let mut g = [[0.0; 4]; BATCH];
-            for (i, p) in batch.clone().enumerate() {
-                let (squared_error, position_g) = self.position_gradient(p, sums[i], w, scaled, &mut grad);
-                loss += squared_error;
-                g[i] = position_g;
-            }
-            for (p, &position_g) in batch.zip(&g) {
+        let mut totals = Totals::new();
+        for positions in Self::batches(range) {
+            let g = self.batch::<AVX2>(positions.clone(), w).gradient(scaled, w.curve, &mut totals);
+            for (i, p) in positions.enumerate() {
+                let quad = [g[0][i], g[1][i], g[2][i], g[3][i]];
                 // SAFETY: the store's entries are below its slot count, the table's length (the
                 // callers' contract on AVX2 passes through).
-                unsafe { scatter::<AVX2>(self.store.entries(p), position_g, &mut grad.quad) };
+                unsafe { scatter::<AVX2>(self.store.entries(p), quad, &mut grad.quad) };
             }
-        });
-        (loss, grad)
-    }
-
-    /// Position `p`'s squared error and the gradient quad to scatter over its entries; adds
-    /// its share of the curve's scale and power gradient to `grad`. `scaled` is the sigmoid's
-    /// scale in base e, K·ln 10 / 400.
-    #[inline(always)]
-    fn position_gradient(
-        &self,
-        p: usize,
-        sums: Quad,
-        w: &Weights,
-        scaled: f64,
-        grad: &mut Gradient,
-    ) -> (f64, Quad) {
-        let s = self.store;
-        let parts = self.parts(p, sums, w);
-        let sig = sigmoid_scaled(scaled, parts.eval);
-        let r = s.result_score(p);
-        // dE/de for this position, then split over the mg and eg parts (both zero for an
-        // exactly known end game, which makes every term below zero too).
-        let g = 2.0 * (sig - r) * sig * (1.0 - sig) * scaled;
-        let (gm, ge) = (g * parts.mg_weight, g * parts.eg_weight);
-        // King safety: through the curve to its scale, its power and each unit weight. Without
-        // danger the curve and its derivatives are zero; the arithmetic gives those zeros without
-        // branching (x is floored before dividing by it or taking its logarithm).
-        let mut per_unit = [0.0f64; 2];
-        for (side, d) in parts.danger.iter().enumerate() {
-            let sign = if side == 0 { -1.0 } else { 1.0 }; // the penalty's sign in White's view
-            grad.curve_scale[0] += gm * sign * d.shape;
-            grad.curve_scale[1] += ge * sign * d.shape;
-            let along = gm * sign * w.curve_scale[0] + ge * sign * w.curve_scale[1];
-            grad.power += along * d.shape * d.ln_x * 0.01;
-            // d(x^p)/du = p * x^p / x / 100 (no second pow); zero where the units are clamped.
-            let unclamped = (d.raw < MAX_KING_UNITS as f64) as usize as f64;
-            per_unit[side] = unclamped * along * w.power * 0.01 * d.shape / d.x;
         }
-        ((r - sig) * (r - sig), [gm, ge, per_unit[0], per_unit[1]])
+        grad.curve.scale = totals.curve_scale.map(|lanes| Totals::sum(&lanes));
+        grad.curve.power = Totals::sum(&totals.power);
+        (Totals::sum(&totals.squared_error), grad)
     }
 
     /// How much data speaks to each value: per slot, the number of positions where it has a
