@@ -29,6 +29,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let start = Instant::now();
     let store = one.install(|| load_traces(std::slice::from_ref(&args.data), false, false))?;
     let load = start.elapsed().as_secs_f64();
+    // In the order `tune texel` trains on.
+    let store = store.grouped_by_length(usize::MAX);
     let n = store.len();
     let coefficients = store.coefficient_count();
     let king = store.king_feature_count();

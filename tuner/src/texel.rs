@@ -200,6 +200,10 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
     if args.batch_size > 0 {
         data.train = data.train.shuffled(args.seed);
     }
+    // Same-length positions side by side, within each mini-batch (see `grouped_by_length`).
+    let block = if args.batch_size > 0 { args.batch_size } else { usize::MAX };
+    data.train = data.train.grouped_by_length(block);
+    data.valid = data.valid.grouped_by_length(usize::MAX);
     if data.train.is_empty() {
         bail!("no training positions");
     }
