@@ -66,13 +66,18 @@ const NO_SLOT: u32 = u32::MAX;
 pub struct TraceStore {
     /// Start of each position's entries (one more entry at the end).
     offsets: Vec<u32>,
-    /// The slot number of each coefficient. Invariant: every entry is below
-    /// `slot_keys.len()`; the objective's kernels index their slot tables without a check.
+    /// The slot number of each coefficient. Invariants the objective's kernels rely on: every
+    /// entry is below `slot_keys.len()` (they index their slot tables without a check), and no
+    /// position names a slot twice (the AVX2 scatter updates four slots at once).
     entries: Vec<u16>,
     /// The key of each slot (index and count packed, see [`key_index`]).
     slot_keys: Vec<u16>,
-    /// The slot of each key, or NO_SLOT.
+    /// The first slot of each key, or NO_SLOT.
     slot_of: Vec<u32>,
+    /// Per slot: the next slot with the same key, or NO_SLOT (see `unused_slot`).
+    next_alias: Vec<u32>,
+    /// Per slot: the last position given it while building.
+    used_by: Vec<u32>,
     pub phase: Vec<u8>,
     /// End-game scale factors (out of 128) when White / Black is better.
     pub scale: Vec<[u8; 2]>,
@@ -89,6 +94,8 @@ impl Default for TraceStore {
             entries: Vec::new(),
             slot_keys: Vec::new(),
             slot_of: vec![NO_SLOT; 1 << 16],
+            next_alias: Vec::new(),
+            used_by: Vec::new(),
             phase: Vec::new(),
             scale: Vec::new(),
             exact: Vec::new(),
@@ -158,20 +165,39 @@ impl TraceStore {
     }
 
     pub fn push(&mut self, c: &Compact) {
+        let position = self.len() as u32;
         for &key in &c.keys {
-            let slot = match self.slot_of[key as usize] {
-                NO_SLOT => {
-                    // At most 2^16 keys exist, so slot numbers fit the u16 entries.
-                    let new = self.slot_keys.len() as u32;
-                    self.slot_of[key as usize] = new;
-                    self.slot_keys.push(key);
-                    new
-                }
-                slot => slot,
-            };
+            let slot = self.unused_slot(key, position);
             self.entries.push(slot as u16);
         }
         self.push_position(c.phase, c.scale, c.exact, c.result);
+    }
+
+    /// A slot for `key` that `position` does not use yet, made if need be. A key a position
+    /// holds twice (a count split over two entries) gets a second slot with the same key, so
+    /// no position names a slot twice: the AVX2 scatter updates four slots at once.
+    fn unused_slot(&mut self, key: u16, position: u32) -> u32 {
+        let mut link = self.slot_of[key as usize];
+        let mut last = NO_SLOT;
+        while link != NO_SLOT {
+            if self.used_by[link as usize] != position {
+                self.used_by[link as usize] = position;
+                return link;
+            }
+            last = link;
+            link = self.next_alias[link as usize];
+        }
+        let new = self.slot_keys.len() as u32;
+        assert!(new <= u16::MAX as u32, "more than 65,536 distinct coefficient slots");
+        self.slot_keys.push(key);
+        self.next_alias.push(NO_SLOT);
+        self.used_by.push(position);
+        if last == NO_SLOT {
+            self.slot_of[key as usize] = new;
+        } else {
+            self.next_alias[last as usize] = new;
+        }
+        new
     }
 
     /// Closes a position whose entries are already in place.
@@ -197,7 +223,7 @@ impl TraceStore {
         self.result[p] as f64 / 254.0
     }
 
-    /// Position `p`'s entries: slot numbers, each below [`TraceStore::slot_count`].
+    /// Position `p`'s entries: distinct slot numbers, each below [`TraceStore::slot_count`].
     #[inline(always)]
     pub fn entries(&self, p: usize) -> &[u16] {
         &self.entries[self.offsets[p] as usize..self.offsets[p + 1] as usize]
@@ -223,7 +249,7 @@ impl TraceStore {
     pub fn bytes_per_position(&self) -> f64 {
         let bytes = self.offsets.len() * 4
             + self.entries.len() * 2
-            + self.slot_keys.len() * 2
+            + self.slot_keys.len() * 10
             + self.slot_of.len() * 4
             + self.phase.len()
             + self.scale.len() * 2
@@ -272,6 +298,8 @@ impl TraceStore {
         let mut out = TraceStore {
             slot_keys: self.slot_keys.clone(),
             slot_of: self.slot_of.clone(),
+            next_alias: self.next_alias.clone(),
+            used_by: vec![NO_SLOT; self.slot_count()],
             ..TraceStore::default()
         };
         for p in positions {
@@ -336,9 +364,18 @@ mod tests {
     fn equal_keys_share_a_slot_and_every_entry_has_one() {
         let a = [(3, 1), (REGION[1] + 2, 4), (7, -1)];
         let b = [(7, -1), (3, 2), (3, 1)];
-        let store = TraceStore::from_compacts(&[compact(&a), compact(&b)]);
-        // Distinct keys: (3, 1), (king 2, 4), (7, -1), (3, 2).
-        assert_eq!(store.slot_count(), 4);
+        // (5, 40) splits into three keys, two of them (5, 15): they need two slots.
+        let c = [(5, 40), (3, 1)];
+        let store = TraceStore::from_compacts(&[compact(&a), compact(&b), compact(&c)]);
+        // Distinct keys: (3, 1), (king 2, 4), (7, -1), (3, 2), (5, 15) twice, (5, 10).
+        assert_eq!(store.slot_count(), 7);
+        for p in 0..store.len() {
+            let mut slots = store.entries(p).to_vec();
+            slots.sort();
+            slots.dedup();
+            assert_eq!(slots.len(), store.entries(p).len(), "position {p} names a slot twice");
+        }
+        assert_eq!(store.coefficients(2).filter(|&(i, _)| i == 5).map(|(_, c)| c).sum::<i32>(), 40);
         assert!(store.entries.iter().all(|&e| (e as usize) < store.slot_count()));
         assert_eq!(store.coefficients(0).collect::<Vec<_>>(), a);
         assert_eq!(store.coefficients(1).collect::<Vec<_>>(), b);
@@ -362,7 +399,8 @@ mod tests {
         for (start, end) in [(0, 8), (8, 16), (16, 20)] {
             let lengths: Vec<usize> = (start..end).map(|p| grouped.entries(p).len()).collect();
             assert!(lengths.is_sorted(), "{lengths:?}");
-            let mut same: Vec<Vec<(usize, i32)>> = (start..end).map(|p| grouped.coefficients(p).collect()).collect();
+            let mut same: Vec<Vec<(usize, i32)>> =
+                (start..end).map(|p| grouped.coefficients(p).collect()).collect();
             let mut expected: Vec<Vec<(usize, i32)>> = lists[start..end].to_vec();
             same.sort();
             expected.sort();

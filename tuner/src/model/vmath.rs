@@ -2,8 +2,8 @@
 //! that a loop over a batch's lanes compiles to vector code (the standard library's `exp` and
 //! `ln` are calls into libm, one position at a time, and were a quarter of an epoch).
 //!
-//! e^x stays within one unit in the last place of the standard library's result and ln x
-//! within two (tests check both over wide ranges), so the loss is the double-precision loss.
+//! Both stay within two units in the last place of the standard library's results (tests
+//! check them over wide ranges), so the loss is the double-precision loss.
 //! The classic reductions: x = k·ln 2 + r with |r| ≤ ln 2 / 2 for e^x, and x = 2^e·m with
 //! √½ ≤ m < √2 for ln x, each followed by a polynomial.
 
@@ -38,10 +38,7 @@ pub fn exp(x: f64) -> f64 {
     let shifted = x * std::f64::consts::LOG2_E + ROUNDER;
     let k = shifted - ROUNDER;
     let r = (x - k * LN2_HI) - k * LN2_LO;
-    let mut p = EXP_POLY[0];
-    for &c in &EXP_POLY[1..] {
-        p = p * r + c;
-    }
+    let p = estrin_14(&EXP_POLY, r);
     // 2^k from k's bits in `shifted`: shifting them into the exponent field drops the rest.
     let scale = f64::from_bits((shifted.to_bits() << 52).wrapping_add(ONE_EXPONENT));
     p * scale
@@ -75,13 +72,38 @@ pub fn ln(x: f64) -> f64 {
     let f = m - 1.0;
     let s = f / (2.0 + f);
     let z = s * s;
-    let mut p = LN_POLY[0];
-    for &c in &LN_POLY[1..] {
-        p = p * z + c;
-    }
+    let p = estrin_11(&LN_POLY, z);
     // ln m = 2s + s·z·p: the leading term on its own, the small correction after it.
     let ln_m = s * 2.0 + s * (z * p);
     e * LN2_HI + (ln_m + e * LN2_LO)
+}
+
+/// c[0]·x^13 + … + c[13] by Estrin's scheme: pairs first, then pairs of pairs, so the chain
+/// of dependent operations is four multiplications long instead of thirteen.
+#[inline(always)]
+fn estrin_14(c: &[f64; 14], x: f64) -> f64 {
+    let x2 = x * x;
+    let x4 = x2 * x2;
+    let x8 = x4 * x4;
+    // Pairs, lowest degree first: c[13] + c[12]·x, …
+    let p = |hi: usize| c[hi] + c[hi - 1] * x;
+    let (a, b, d, e, f, g, h) = (p(13), p(11), p(9), p(7), p(5), p(3), p(1));
+    let low = (a + b * x2) + (d + e * x2) * x4;
+    let high = (f + g * x2) + h * x4;
+    low + high * x8
+}
+
+/// c[0]·x^10 + … + c[10] by Estrin's scheme (see `estrin_14`).
+#[inline(always)]
+fn estrin_11(c: &[f64; 11], x: f64) -> f64 {
+    let x2 = x * x;
+    let x4 = x2 * x2;
+    let x8 = x4 * x4;
+    let p = |hi: usize| c[hi] + c[hi - 1] * x;
+    let (a, b, d, e, f) = (p(10), p(8), p(6), p(4), p(2));
+    let low = (a + b * x2) + (d + e * x2) * x4;
+    let high = f + c[0] * x2;
+    low + high * x8
 }
 
 #[cfg(test)]
@@ -105,13 +127,26 @@ mod tests {
     }
 
     #[test]
-    fn exp_is_within_one_ulp_of_the_standard_library() {
+    fn exp_is_within_two_ulps_of_the_standard_library() {
         let mut worst = 0;
         for x in samples(-700.0, 700.0, 200_000).chain(samples(-1.0, 1.0, 200_000)).chain([0.0, 1.0, -1.0]) {
             worst = worst.max(ulps(exp(x), x.exp()));
         }
-        assert!(worst <= 1, "worst {worst} ulps");
+        assert!(worst <= 2, "worst {worst} ulps");
         assert_eq!(exp(0.0), 1.0);
+    }
+
+    /// The polynomial schemes against Horner's rule, with coefficients of one size so that a
+    /// misplaced term would show.
+    #[test]
+    fn estrin_equals_horner() {
+        let c14: [f64; 14] = std::array::from_fn(|i| 1.0 + i as f64 * 0.37);
+        let c11: [f64; 11] = std::array::from_fn(|i| 2.0 - i as f64 * 0.29);
+        for x in [-0.9, -0.3, 0.0, 0.25, 0.7, 1.3] {
+            let horner = |c: &[f64]| c.iter().fold(0.0, |acc, &ci| acc * x + ci);
+            assert!((estrin_14(&c14, x) - horner(&c14)).abs() <= 1e-13 * horner(&c14).abs().max(1.0));
+            assert!((estrin_11(&c11, x) - horner(&c11)).abs() <= 1e-13 * horner(&c11).abs().max(1.0));
+        }
     }
 
     #[test]
