@@ -4,9 +4,9 @@
 //! count (see `store`), so each entry is one load and one addition.
 //!
 //! Baseline x86-64 (SSE2) needs two vector operations per quad; AVX2 needs one. One binary
-//! serves every machine: `Kernel::detect` picks AVX2 at run time where the CPU has it. Both
-//! kernels perform the same additions in the same order, so their sums are identical to the
-//! last bit.
+//! serves every machine: `Kernel::detect` picks the widest instruction set the CPU has at run
+//! time (AVX-512 only widens the objective's batch math, see `batch`). Every kernel performs
+//! the same operations in the same order, so their results are identical to the last bit.
 //!
 //! The loops index the slot tables without bounds checks: `TraceStore` guarantees that every
 //! entry is below its slot count, and the objective's tables have one quad per slot. Checked
@@ -22,33 +22,48 @@ pub type Quad = [f64; 4];
 #[repr(C, align(32))]
 pub struct Aligned(pub Quad);
 
-/// The instruction set the per-entry loops use.
+/// The instruction set the objective is compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
+    /// Baseline x86-64 (SSE2) or any other architecture.
     Portable,
+    /// AVX2 loops over the entries; the batch math four positions per instruction.
     Avx2,
+    /// The same loops; the batch math eight positions per instruction.
+    Avx512,
 }
 
 impl Kernel {
     /// The fastest kernel this CPU runs.
     pub fn detect() -> Kernel {
-        if avx2_available() {
-            Kernel::Avx2
-        } else {
-            Kernel::Portable
+        [Kernel::Avx512, Kernel::Avx2].into_iter().find(|k| k.available()).unwrap_or(Kernel::Portable)
+    }
+
+    /// Whether this CPU has the kernel's instructions (the standard library caches the answer).
+    pub fn available(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match self {
+                Kernel::Portable => true,
+                Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
+                Kernel::Avx512 => {
+                    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("avx512f")
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self == Kernel::Portable
         }
     }
-}
 
-/// Whether this CPU has AVX2 (the standard library caches the answer).
-pub fn avx2_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+    /// This kernel if the CPU runs it, else the next slower one that it does.
+    pub fn usable(self) -> Kernel {
+        match self {
+            Kernel::Avx512 if !self.available() => Kernel::Avx2.usable(),
+            Kernel::Avx2 if !self.available() => Kernel::Portable,
+            k => k,
+        }
     }
 }
 
@@ -57,7 +72,7 @@ pub fn avx2_available() -> bool {
 ///
 /// # Safety
 /// Every entry must be below `table.len()`. `AVX2` must only be true inside a function compiled
-/// with AVX2 enabled, reached after `avx2_available()`.
+/// with AVX2 enabled, reached after `Kernel::Avx2.available()`.
 #[inline(always)]
 pub unsafe fn entry_sum<const AVX2: bool>(entries: &[u16], table: &[Aligned]) -> Quad {
     debug_assert!(entries.iter().all(|&e| (e as usize) < table.len()));

@@ -22,7 +22,7 @@ use whetstone::eval::baked::idx;
 use whetstone::params::ParamSet;
 
 use super::batch::{Batch, Curve, Inputs, Totals, BATCH};
-use super::kernel::{avx2_available, entry_sum, scatter, Aligned, Kernel};
+use super::kernel::{entry_sum, scatter, Aligned, Kernel};
 use super::store::{TraceStore, REGION};
 
 /// Positions per chunk of parallel work.
@@ -275,18 +275,26 @@ impl Model<'_> {
 
     /// Squared errors summed over the chunk of positions `c`.
     fn chunk_loss(&self, kernel: Kernel, c: Range<usize>, w: &Weights, scaled: f64) -> f64 {
-        #[cfg(target_arch = "x86_64")]
-        if kernel == Kernel::Avx2 && avx2_available() {
-            // SAFETY: the CPU has AVX2, checked on the line above.
-            return unsafe { self.chunk_loss_avx2(c, w, scaled) };
+        match kernel.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `usable` checked that the CPU has the kernel's instructions.
+            Kernel::Avx512 => unsafe { self.chunk_loss_avx512(c, w, scaled) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx2 => unsafe { self.chunk_loss_avx2(c, w, scaled) },
+            _ => self.chunk_loss_with::<false>(c, w, scaled),
         }
-        let _ = kernel;
-        self.chunk_loss_with::<false>(c, w, scaled)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn chunk_loss_avx2(&self, c: Range<usize>, w: &Weights, scaled: f64) -> f64 {
+        self.chunk_loss_with::<true>(c, w, scaled)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f")]
+    fn chunk_loss_avx512(&self, c: Range<usize>, w: &Weights, scaled: f64) -> f64 {
         self.chunk_loss_with::<true>(c, w, scaled)
     }
 
@@ -301,13 +309,15 @@ impl Model<'_> {
 
     /// Squared errors and gradient summed over the chunk of positions `c`.
     fn chunk_gradient(&self, kernel: Kernel, c: Range<usize>, w: &Weights, scaled: f64) -> (f64, Gradient) {
-        #[cfg(target_arch = "x86_64")]
-        if kernel == Kernel::Avx2 && avx2_available() {
-            // SAFETY: the CPU has AVX2, checked on the line above.
-            return unsafe { self.chunk_gradient_avx2(c, w, scaled) };
+        match kernel.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `usable` checked that the CPU has the kernel's instructions.
+            Kernel::Avx512 => unsafe { self.chunk_gradient_avx512(c, w, scaled) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx2 => unsafe { self.chunk_gradient_avx2(c, w, scaled) },
+            _ => self.chunk_gradient_with::<false>(c, w, scaled),
         }
-        let _ = kernel;
-        self.chunk_gradient_with::<false>(c, w, scaled)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -316,7 +326,15 @@ impl Model<'_> {
         self.chunk_gradient_with::<true>(c, w, scaled)
     }
 
-    /// The loop body of both kernels: inlined into each, so it is compiled once per instruction set.
+    /// The AVX2 loops, with the batch math compiled for AVX-512: eight positions per
+    /// instruction and twice the registers (the polynomials' constants stay in them).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f")]
+    fn chunk_gradient_avx512(&self, c: Range<usize>, w: &Weights, scaled: f64) -> (f64, Gradient) {
+        self.chunk_gradient_with::<true>(c, w, scaled)
+    }
+
+    /// The loop body of every kernel: inlined into each, so it is compiled once per instruction set.
     #[inline(always)]
     fn chunk_gradient_with<const AVX2: bool>(
         &self,

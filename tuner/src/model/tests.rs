@@ -299,13 +299,20 @@ fn every_kernel_gives_the_same_loss_and_gradient_to_the_last_bit() {
     let model = Model { layout: &layout, store: &store };
     let w: Vec<f64> = set.values().iter().map(|&v| v as f64 + rng.unit() - 0.5).collect();
     let (loss, grad) = model.loss_and_gradient_on(Kernel::Portable, &w, 0.9);
-    // On a CPU without AVX2 this compares the portable kernel with itself, which still checks
-    // that the dispatch falls back instead of failing.
-    let (fast_loss, fast_grad) = model.loss_and_gradient_on(Kernel::Avx2, &w, 0.9);
     assert!(loss > 0.0 && grad.iter().any(|&g| g != 0.0));
-    assert_eq!(loss.to_bits(), fast_loss.to_bits());
-    for (i, (a, b)) in grad.iter().zip(&fast_grad).enumerate() {
-        assert_eq!(a.to_bits(), b.to_bits(), "slot {i} ({}): {a} vs {b}", set.value_names()[i]);
+    // On a CPU without these instructions this compares the portable kernel with itself, which
+    // still checks that the dispatch falls back instead of failing.
+    for kernel in [Kernel::Avx2, Kernel::Avx512] {
+        let (fast_loss, fast_grad) = model.loss_and_gradient_on(kernel, &w, 0.9);
+        assert_eq!(loss.to_bits(), fast_loss.to_bits(), "{kernel:?}");
+        for (i, (a, b)) in grad.iter().zip(&fast_grad).enumerate() {
+            assert_eq!(
+                a.to_bits(),
+                b.to_bits(),
+                "{kernel:?}, slot {i} ({}): {a} vs {b}",
+                set.value_names()[i]
+            );
+        }
     }
 }
 
