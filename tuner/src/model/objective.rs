@@ -25,8 +25,9 @@ use super::batch::{Batch, Curve, Inputs, Totals, BATCH};
 use super::kernel::{entry_sum, scatter, Aligned, Kernel};
 use super::store::{TraceStore, REGION};
 
-/// Positions per chunk of parallel work.
-const CHUNK: usize = 4096;
+/// Bounds on the positions per chunk of parallel work (see `Model::chunks`).
+const MIN_CHUNK: usize = 4096;
+const MAX_CHUNK: usize = 1 << 16;
 const LN10: f64 = std::f64::consts::LN_10;
 
 /// Where each element's middle-game and end-game values live in the flat value vector.
@@ -220,9 +221,13 @@ impl Model<'_> {
         self.batch::<false>(p..p + 1, w).eval[0]
     }
 
-    /// `positions` cut into chunks of CHUNK positions.
+    /// `positions` cut into chunks: 64 of them, of 4,096 to 65,536 positions. Each chunk
+    /// zeroes and returns a gradient table, so fewer chunks cost less; 64 still share out well
+    /// over the threads. The cut depends on the number of positions only, never on the
+    /// threads, so neither does the result.
     fn chunks(positions: Range<usize>) -> Vec<Range<usize>> {
-        positions.clone().step_by(CHUNK).map(|first| first..(first + CHUNK).min(positions.end)).collect()
+        let size = (positions.len() / 64).clamp(MIN_CHUNK, MAX_CHUNK);
+        positions.clone().step_by(size).map(|first| first..(first + size).min(positions.end)).collect()
     }
 
     /// Mean squared error at sigmoid scale `k`.
