@@ -12,6 +12,9 @@
 //! in the unit lanes, a king feature zeros elsewhere. The gradient goes back through the same
 //! quads and is folded into the flat vector, times each slot's count, once per call.
 //!
+//! Positions go through a batch at a time: the sums of BATCH positions, then their math side by
+//! side (`batch`, vectorised), then the scatter of each one's gradient over its entries.
+//!
 //! Work is split into fixed chunks of positions whose partial sums are added in chunk order, so
 //! the result is the same for any number of threads (and a resumed run equals an uninterrupted one).
 
