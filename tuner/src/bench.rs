@@ -46,8 +46,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let model = Model { layout: &layout, store: &store };
     let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let best = Kernel::detect();
-    // The slower kernels this CPU runs, one thread each, for comparison.
-    for kernel in [Kernel::Portable, Kernel::Avx2].into_iter().filter(|&k| k != best && k.available()) {
+    // The slower kernel, one thread, for comparison.
+    for kernel in [Kernel::Portable].into_iter().filter(|&k| k != best) {
         let time =
             one_thread.install(|| best_epoch(args.epochs, || model.loss_and_gradient_on(kernel, &w, 1.0)));
         println!(

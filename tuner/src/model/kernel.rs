@@ -4,9 +4,9 @@
 //! count (see `store`), so each entry is one load and one addition.
 //!
 //! Baseline x86-64 (SSE2) needs two vector operations per quad; AVX2 needs one. One binary
-//! serves every machine: `Kernel::detect` picks the widest instruction set the CPU has at run
-//! time (AVX-512 only widens the objective's batch math, see `batch`). Every kernel performs
-//! the same operations in the same order, so their results are identical to the last bit.
+//! serves every machine: `Kernel::detect` picks AVX2 at run time where the CPU has it. Both
+//! kernels perform the same operations in the same order, so their results are identical to the
+//! last bit. (An AVX-512 build of the batch math was no faster than AVX2 with batches of 8.)
 //!
 //! The loops index the slot tables without bounds checks: `TraceStore` guarantees that every
 //! entry is below its slot count, and the objective's tables have one quad per slot. Checked
@@ -27,42 +27,37 @@ pub struct Aligned(pub Quad);
 pub enum Kernel {
     /// Baseline x86-64 (SSE2) or any other architecture.
     Portable,
-    /// AVX2 loops over the entries; the batch math four positions per instruction.
+    /// AVX2: one 256-bit operation per entry, the batch math four positions per instruction.
     Avx2,
-    /// The same loops; the batch math eight positions per instruction.
-    Avx512,
 }
 
 impl Kernel {
     /// The fastest kernel this CPU runs.
     pub fn detect() -> Kernel {
-        [Kernel::Avx512, Kernel::Avx2].into_iter().find(|k| k.available()).unwrap_or(Kernel::Portable)
+        if Kernel::Avx2.available() {
+            Kernel::Avx2
+        } else {
+            Kernel::Portable
+        }
     }
 
     /// Whether this CPU has the kernel's instructions (the standard library caches the answer).
     pub fn available(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            match self {
-                Kernel::Portable => true,
-                Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
-                Kernel::Avx512 => {
-                    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("avx512f")
-                }
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            self == Kernel::Portable
+        match self {
+            Kernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Avx2 => false,
         }
     }
 
-    /// This kernel if the CPU runs it, else the next slower one that it does.
+    /// This kernel if the CPU runs it, else the portable one.
     pub fn usable(self) -> Kernel {
-        match self {
-            Kernel::Avx512 if !self.available() => Kernel::Avx2.usable(),
-            Kernel::Avx2 if !self.available() => Kernel::Portable,
-            k => k,
+        if self.available() {
+            self
+        } else {
+            Kernel::Portable
         }
     }
 }

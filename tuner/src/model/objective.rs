@@ -285,10 +285,7 @@ impl Model<'_> {
     fn chunk_loss(&self, kernel: Kernel, c: Range<usize>, w: &Weights, scaled: f64) -> f64 {
         match kernel.usable() {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `usable` checked that the CPU has the kernel's instructions.
-            Kernel::Avx512 => unsafe { self.chunk_loss_avx512(c, w, scaled) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
+            // SAFETY: `usable` checked that the CPU has AVX2.
             Kernel::Avx2 => unsafe { self.chunk_loss_avx2(c, w, scaled) },
             _ => self.chunk_loss_with::<false>(c, w, scaled),
         }
@@ -297,12 +294,6 @@ impl Model<'_> {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn chunk_loss_avx2(&self, c: Range<usize>, w: &Weights, scaled: f64) -> f64 {
-        self.chunk_loss_with::<true>(c, w, scaled)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,avx512f")]
-    fn chunk_loss_avx512(&self, c: Range<usize>, w: &Weights, scaled: f64) -> f64 {
         self.chunk_loss_with::<true>(c, w, scaled)
     }
 
@@ -319,10 +310,7 @@ impl Model<'_> {
     fn chunk_gradient(&self, kernel: Kernel, c: Range<usize>, w: &Weights, scaled: f64) -> (f64, Gradient) {
         match kernel.usable() {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `usable` checked that the CPU has the kernel's instructions.
-            Kernel::Avx512 => unsafe { self.chunk_gradient_avx512(c, w, scaled) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
+            // SAFETY: `usable` checked that the CPU has AVX2.
             Kernel::Avx2 => unsafe { self.chunk_gradient_avx2(c, w, scaled) },
             _ => self.chunk_gradient_with::<false>(c, w, scaled),
         }
@@ -331,14 +319,6 @@ impl Model<'_> {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn chunk_gradient_avx2(&self, c: Range<usize>, w: &Weights, scaled: f64) -> (f64, Gradient) {
-        self.chunk_gradient_with::<true>(c, w, scaled)
-    }
-
-    /// The AVX2 loops, with the batch math compiled for AVX-512: eight positions per
-    /// instruction and twice the registers (the polynomials' constants stay in them).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,avx512f")]
-    fn chunk_gradient_avx512(&self, c: Range<usize>, w: &Weights, scaled: f64) -> (f64, Gradient) {
         self.chunk_gradient_with::<true>(c, w, scaled)
     }
 
