@@ -46,6 +46,11 @@ pub fn random_positions_of_length(count: usize, seed: u64, min: u64, spread: u64
     out
 }
 
+/// Game results (loss, draw, win) drawn at random.
+fn random_results(count: usize, rng: &mut Rng) -> Vec<f32> {
+    (0..count).map(|_| [0.0, 0.5, 1.0][(rng.next() % 3) as usize]).collect()
+}
+
 fn store_of(positions: &[Position], results: &[f32]) -> TraceStore {
     let compacts: Vec<Compact> =
         positions.iter().zip(results).map(|(p, &r)| Compact::new(&trace(p), r)).collect();
@@ -75,7 +80,7 @@ fn analytic_gradient_equals_finite_differences() {
     let layout = Layout::new(&set);
     let positions = random_positions(300, 11);
     let mut rng = Rng(99);
-    let results: Vec<f32> = positions.iter().map(|_| [0.0, 0.5, 1.0][(rng.next() % 3) as usize]).collect();
+    let results = random_results(positions.len(), &mut rng);
     let store = store_of(&positions, &results);
     let model = Model { layout: &layout, store: &store };
     // Random weights around the defaults, so no term sits at a convenient value.
@@ -228,7 +233,7 @@ fn loss_equals_a_plain_double_precision_reference() {
     let mut positions = random_positions(1500, 21);
     positions.extend(random_positions_of_length(1500, 22, 100, 300));
     let mut rng = Rng(5);
-    let results: Vec<f32> = positions.iter().map(|_| [0.0, 0.5, 1.0][(rng.next() % 3) as usize]).collect();
+    let results = random_results(positions.len(), &mut rng);
     let store = store_of(&positions, &results);
     let exact = store.exact.iter().filter(|&&e| e != i32::MIN).count();
     let scaled = store.scale.iter().filter(|s| **s != [128, 128]).count();
@@ -294,7 +299,7 @@ fn every_kernel_gives_the_same_loss_and_gradient_to_the_last_bit() {
     // Enough positions for several chunks, long games for king danger and odd entry counts.
     let positions = random_positions_of_length(9000, 5, 20, 80);
     let mut rng = Rng(3);
-    let results: Vec<f32> = positions.iter().map(|_| [0.0, 0.5, 1.0][(rng.next() % 3) as usize]).collect();
+    let results = random_results(positions.len(), &mut rng);
     let store = store_of(&positions, &results);
     let model = Model { layout: &layout, store: &store };
     let w: Vec<f64> = set.values().iter().map(|&v| v as f64 + rng.unit() - 0.5).collect();
@@ -353,7 +358,7 @@ fn mini_batch_gradients_add_up_to_the_full_batch() {
     let layout = Layout::new(&set);
     let positions = random_positions_of_length(6000, 23, 20, 80);
     let mut rng = Rng(8);
-    let results: Vec<f32> = positions.iter().map(|_| [0.0, 0.5, 1.0][(rng.next() % 3) as usize]).collect();
+    let results = random_results(positions.len(), &mut rng);
     let store = store_of(&positions, &results);
     let model = Model { layout: &layout, store: &store };
     let w: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
