@@ -1,14 +1,16 @@
 //! `tune`: the Whetstone tuning workbench.
 //!
 //! Modules follow the data flow: `dataset` (labelled positions) -> `model` (traces, objective)
-//! -> `optim` (Adam, local search) -> `texel` (the run) -> `export`/`report`. The self-play
-//! optimisers (PBIL, CLOP, SPSA) are planned; they say so and exit with status 2.
+//! -> `optim` (Adam, local search) -> `texel` (the run) -> `export`/`report`; games (matches,
+//! gauntlets, self-play data) live in `play`. The black-box optimisers (PBIL, CLOP, SPSA) are
+//! planned; they say so and exit with status 2.
 
 mod bench;
 mod dataset;
 mod export;
 mod model;
 mod optim;
+mod play;
 mod report;
 mod texel;
 
@@ -38,6 +40,14 @@ enum Command {
     Export(export::ExportArgs),
     /// Tuner speed: load rate, bytes per position, epoch time and ns per coefficient.
     Bench(bench::BenchArgs),
+    /// Games between two engine configurations (params files in process, or UCI binaries):
+    /// game pairs in parallel, fastchess's statistics, SPRT, PGN.
+    Match(play::match_cmd::MatchArgs),
+    /// Our engine against a list of engines (UCI binaries or params files), with a table per
+    /// opponent and a performance rating.
+    Gauntlet(play::gauntlet::GauntletArgs),
+    /// Labelled positions from self-play, resumable: games.pgn and positions.epd for `tune texel`.
+    Datagen(play::datagen::DatagenArgs),
     /// Population-based incremental learning over self-play matches (planned).
     Pbil,
     /// Confident local optimisation over self-play matches (planned).
@@ -53,6 +63,9 @@ fn main() -> ExitCode {
         Command::Dataset(command) => dataset::run(command),
         Command::Export(args) => export::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Match(args) => play::match_cmd::run(args),
+        Command::Gauntlet(args) => play::gauntlet::run(args),
+        Command::Datagen(args) => play::datagen::run(args),
         planned => {
             eprintln!("tune {planned:?}: not implemented yet; it lands with its own issue (see the README).");
             return ExitCode::from(2);

@@ -15,6 +15,7 @@
 //! move, a bad FEN header or an unsupported variant (listed as problems). Games are replayed in parallel
 //! batches; each game gets a fresh [`Quiescence`], so the output does not depend on the thread count.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::io::Read;
 
@@ -363,13 +364,23 @@ fn find_move(pos: &Position, san: &San) -> Result<Move, String> {
 pub fn extract(
     reader: impl Read,
     options: &PgnOptions,
+    emit: impl FnMut(&str, Outcome) -> Result<()>,
+) -> Result<PgnReport> {
+    extract_unseen(reader, options, &mut HashSet::new(), emit)
+}
+
+/// As [`extract`], with the keys of positions already kept elsewhere in `seen` (a run that adds
+/// games to a dataset in batches deduplicates across all of them); kept keys are added to it.
+pub fn extract_unseen(
+    reader: impl Read,
+    options: &PgnOptions,
+    seen: &mut HashSet<u64>,
     mut emit: impl FnMut(&str, Outcome) -> Result<()>,
 ) -> Result<PgnReport> {
     let weights = Weights::default();
     let mut reader = BufferedReader::new(reader);
     let mut collector = Collector::default();
     let mut report = PgnReport::default();
-    let mut seen = std::collections::HashSet::new();
     loop {
         let mut batch = Vec::with_capacity(BATCH_GAMES);
         while batch.len() < BATCH_GAMES {

@@ -1,0 +1,101 @@
+//! A UCI engine binary as a player: the process is driven by `uci_engine.rs`; here its answers
+//! become moves, and its failures become the game's result (crash, time loss, illegal move). A
+//! process that died is started again for the next game, as cutechess does.
+
+use std::time::Duration;
+
+use anyhow::Result;
+
+use super::limit::MoveBudget;
+use super::player::{FailureKind, GameView, Player, PlayerFailure, Score, Thought};
+use super::uci_engine::{EngineError, EngineScore, EngineSpec, GoLimit, UciEngine};
+
+/// How much later than its clock allows an engine's answer is still waited for; whether the move
+/// counts is then the clock's (and the time margin's) decision.
+const DEADLINE_SLACK: Duration = Duration::from_millis(1000);
+
+pub struct External {
+    spec: EngineSpec,
+    engine: Option<UciEngine>,
+    start_timeout: Duration,
+}
+
+impl External {
+    /// Starts the engine; an error names it and says why (no such file, no `uciok`, an option it
+    /// does not have).
+    pub fn start(spec: EngineSpec, start_timeout: Duration) -> Result<External> {
+        let engine = UciEngine::start(&spec, start_timeout)?;
+        Ok(External { spec, engine: Some(engine), start_timeout })
+    }
+
+    fn failure(&mut self, error: EngineError) -> PlayerFailure {
+        let kind = match error {
+            EngineError::Timeout { .. } => FailureKind::TimeLoss,
+            EngineError::Protocol { .. } => FailureKind::IllegalMove,
+            EngineError::Spawn { .. } | EngineError::Disconnected { .. } | EngineError::Write { .. } => {
+                FailureKind::Crash
+            }
+        };
+        if kind != FailureKind::IllegalMove && !self.engine.as_mut().is_some_and(UciEngine::is_alive) {
+            self.engine = None;
+        }
+        PlayerFailure::new(kind, error.to_string())
+    }
+}
+
+impl Player for External {
+    fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerFailure> {
+        if !self.engine.as_mut().is_some_and(UciEngine::is_alive) {
+            self.engine = None;
+            let engine = UciEngine::start(&self.spec, self.start_timeout).map_err(|e| self.failure(e))?;
+            self.engine = Some(engine);
+        }
+        let timeout = self.start_timeout;
+        let engine = self.engine.as_mut().expect("started above");
+        engine.new_game(timeout).map_err(|e| self.failure(e))
+    }
+
+    fn think(
+        &mut self,
+        game: &GameView,
+        budget: MoveBudget,
+        allowance: Option<Duration>,
+    ) -> Result<Thought, PlayerFailure> {
+        let limit = match budget {
+            MoveBudget::Nodes(n) => GoLimit::Nodes(n),
+            MoveBudget::Depth(d) => GoLimit::Depth(d),
+            MoveBudget::Clock { time_ms, inc_ms, movestogo } => GoLimit::Clock {
+                wtime: time_ms[0],
+                btime: time_ms[1],
+                winc: inc_ms[0],
+                binc: inc_ms[1],
+                movestogo,
+            },
+        };
+        let deadline = allowance.unwrap_or(Duration::from_secs(60)) + DEADLINE_SLACK;
+        let Some(engine) = self.engine.as_mut() else {
+            return Err(PlayerFailure::new(
+                FailureKind::Crash,
+                format!("engine '{}' is not running", self.spec.name),
+            ));
+        };
+        let reply = engine.go(game.start_fen, game.moves, &limit, deadline).map_err(|e| self.failure(e))?;
+        let best = game.pos.parse_uci_move(reply.bestmove.trim()).map_err(|e| {
+            PlayerFailure::new(FailureKind::IllegalMove, format!("bestmove {}: {e}", reply.bestmove))
+        })?;
+        Ok(Thought {
+            best,
+            score: reply.score.map(|s| match s {
+                EngineScore::Cp(cp) => Score::Cp(cp),
+                EngineScore::Mate(n) => Score::Mate(n),
+            }),
+            depth: reply.depth.unwrap_or(0),
+            nodes: reply.nodes.unwrap_or(0),
+            elapsed: reply.elapsed,
+        })
+    }
+}

@@ -1,0 +1,172 @@
+//! `tune match`: two configurations of our engine (or any two UCI engines) play game pairs in
+//! parallel; the run prints fastchess's statistics, may stop on an SPRT decision, and leaves
+//! `games.pgn` and `summary.json`.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+
+use super::args::{distinct_names, PlayArgs};
+use super::output::{command_line, game_bar, interrupt_flag, write_json, PgnFile};
+use super::pgn_out::PgnContext;
+use super::runner::{self, Contestant, Flow, PairJob};
+use super::stats::{EloModel, Sprt};
+use super::tally::Tally;
+
+/// Play two engine configurations against each other.
+///
+/// A configuration is a params file (`.toml`, played in this process with its own table and
+/// histories) with optional search constants, or an engine binary (driven over UCI). Every
+/// opening is played twice, once with each colour (a game pair); statistics are those of
+/// fastchess: W/L/D from --engine's view, pentanomial pair counts, Elo with its 95% interval from
+/// the pentanomial variance, nElo, LOS, and an optional SPRT that stops the match on a decision.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// The engine under test: a params file (in-process) or an engine binary.
+    #[arg(long, default_value = "params/eval.toml")]
+    pub engine: PathBuf,
+    /// Search constants (params/search.toml format) for --engine [default: the built-in ones].
+    #[arg(long, value_name = "FILE")]
+    pub engine_search: Option<PathBuf>,
+    /// The reference: a params file or an engine binary.
+    #[arg(long)]
+    pub opponent: PathBuf,
+    /// Search constants for --opponent.
+    #[arg(long, value_name = "FILE")]
+    pub opponent_search: Option<PathBuf>,
+    /// Games to play (whole pairs: an odd number is rounded up).
+    #[arg(long, default_value_t = 400)]
+    pub games: u64,
+    /// Sequential probability ratio test: `ELO0 ELO1 ALPHA BETA`, e.g. `0 5 0.05 0.05`; the match
+    /// stops when the log-likelihood ratio leaves its bounds (pentanomial GSPRT, as fastchess and
+    /// OpenBench).
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
+    pub sprt: Option<Vec<f64>>,
+    /// What the SPRT's Elo bounds mean: logistic Elo, or normalised Elo (nElo, OpenBench's
+    /// default for new tests).
+    #[arg(long, value_enum, default_value = "logistic")]
+    pub elo_model: ModelArg,
+    #[command(flatten)]
+    pub play: PlayArgs,
+    /// Run folder for games.pgn and summary.json [default: reports/match-<engine>-<opponent>].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelArg {
+    Logistic,
+    Normalized,
+}
+
+impl MatchArgs {
+    pub fn sprt(&self) -> Result<Option<Sprt>> {
+        let Some(v) = &self.sprt else { return Ok(None) };
+        let model = match self.elo_model {
+            ModelArg::Logistic => EloModel::Logistic,
+            ModelArg::Normalized => EloModel::Normalized,
+        };
+        Sprt::new(v[0], v[1], v[2], v[3], model).map(Some).map_err(|e| anyhow::anyhow!("--sprt: {e}"))
+    }
+}
+
+pub fn run(args: &MatchArgs) -> Result<()> {
+    let started = Instant::now();
+    let sprt = args.sprt()?;
+    let settings = args.play.settings()?;
+    let mut contestants = vec![
+        args.play.contestant(&args.engine, args.engine_search.as_deref())?,
+        args.play.contestant(&args.opponent, args.opponent_search.as_deref())?,
+    ];
+    distinct_names(&mut contestants);
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let pairs = args.games.div_ceil(2) as usize;
+    let (openings, book_name) = args.play.openings()?;
+    let jobs: Vec<PairJob> = args
+        .play
+        .opening_schedule(openings.len(), pairs)?
+        .into_iter()
+        .map(|i| PairJob {
+            start_fen: openings[i].fen.clone(),
+            opening: openings[i].source.clone(),
+            first: 0,
+            second: 1,
+        })
+        .collect();
+    let title = format!("{} vs {}", contestants[0].name(), contestants[1].name());
+    let out = args.out.clone().unwrap_or_else(|| default_out(&contestants));
+    let context = PgnContext::new(&format!("tune match {title}"), settings.limit.pgn_tag());
+    let mut pgn = PgnFile::open(&out, context, false)?;
+    let concurrency = args.play.concurrency();
+    println!(
+        "{title}: {} games ({pairs} pairs), {}, {concurrency} threads, book {book_name}, seed {}",
+        2 * pairs,
+        settings.limit,
+        args.play.seed
+    );
+    let stop = interrupt_flag();
+    let bar = game_bar(2 * pairs as u64, args.play.quiet);
+    let mut tally = Tally::default();
+    runner::run(&contestants, &jobs, &settings, concurrency, &stop, |pair| {
+        pgn.write_pair(&pair)?;
+        tally.add_pair(&pair);
+        bar.inc(2);
+        bar.set_message(tally.progress(sprt.as_ref()));
+        if args.play.quiet {
+            println!("pair {}: {}", pair.index + 1, tally.progress(sprt.as_ref()));
+        }
+        let decided = sprt.as_ref().is_some_and(|s| s.decision(s.llr(&tally.pentanomial)).is_some());
+        Ok(if decided { Flow::Stop } else { Flow::Continue })
+    })?;
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    println!("{}", tally.report(&format!("{title} ({})", settings.limit), sprt.as_ref()));
+    let failures = &tally.failures;
+    println!(
+        "Failures: {} crashes {}, time losses {}, illegal moves {}; {} crashes {}, time losses {}, illegal moves {}",
+        contestants[0].name(),
+        failures[0].crashes,
+        failures[0].time_losses,
+        failures[0].illegal_moves,
+        contestants[1].name(),
+        failures[1].crashes,
+        failures[1].time_losses,
+        failures[1].illegal_moves
+    );
+    println!(
+        "{} games in {seconds:.1} s ({:.0} games/min); games in {}",
+        tally.games(),
+        tally.games() as f64 * 60.0 / seconds.max(1e-9),
+        out.join("games.pgn").display()
+    );
+    let mut summary = tally.json(sprt.as_ref());
+    if let Some(map) = summary.as_object_mut() {
+        map.insert("engine".into(), contestants[0].name().into());
+        map.insert("opponent".into(), contestants[1].name().into());
+        map.insert("limit".into(), settings.limit.to_string().into());
+        map.insert("book".into(), book_name.into());
+        map.insert("seed".into(), args.play.seed.into());
+        map.insert("concurrency".into(), concurrency.into());
+        map.insert("seconds".into(), seconds.into());
+        map.insert(
+            "interrupted".into(),
+            (stop.load(std::sync::atomic::Ordering::Relaxed) && sprt.is_none()).into(),
+        );
+        map.insert("engine_failures".into(), serde_json::to_value(failures[0])?);
+        map.insert("opponent_failures".into(), serde_json::to_value(failures[1])?);
+        map.insert("command".into(), command_line().into());
+    }
+    write_json(&out.join("summary.json"), &summary)
+}
+
+fn default_out(contestants: &[Contestant]) -> PathBuf {
+    let clean = |s: &str| s.replace(['/', '\\', ' '], "_");
+    PathBuf::from("reports").join(format!(
+        "match-{}-{}",
+        clean(contestants[0].name()),
+        clean(contestants[1].name())
+    ))
+}

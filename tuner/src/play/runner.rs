@@ -1,0 +1,187 @@
+//! The match runner: game pairs (one opening, each side once with White) spread over worker
+//! threads. Each worker owns its own players (an in-process engine's table and histories, an
+//! external engine's process), so games never share state; a game pair's result goes back to the
+//! caller's thread, which keeps the statistics and may stop the run (an SPRT decision, Ctrl-C).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{anyhow, Result};
+
+use super::external::External;
+use super::game::{play_game, GameRecord, GameSettings};
+use super::inprocess::{EngineSetup, InProcess};
+use super::player::Player;
+use super::uci_engine::EngineSpec;
+
+/// A side in a run: a configuration of our engine played in this process, or a UCI engine binary.
+#[derive(Clone)]
+pub enum Contestant {
+    InProcess(EngineSetup),
+    External(EngineSpec),
+}
+
+impl Contestant {
+    pub fn name(&self) -> &str {
+        match self {
+            Contestant::InProcess(setup) => &setup.name,
+            Contestant::External(spec) => &spec.name,
+        }
+    }
+
+    /// A fresh player (for an external engine: a started process).
+    pub fn player(&self, start_timeout: Duration) -> Result<Box<dyn Player>> {
+        Ok(match self {
+            Contestant::InProcess(setup) => Box::new(InProcess::new(setup.clone())),
+            Contestant::External(spec) => Box::new(External::start(spec.clone(), start_timeout)?),
+        })
+    }
+}
+
+/// One game pair to play: both games start from `start_fen`; in the first, contestant `first`
+/// has White against `second`, in the second the colours are swapped.
+#[derive(Clone, Debug)]
+pub struct PairJob {
+    pub start_fen: String,
+    /// Where the opening came from (`book.epd:17`), for the PGN.
+    pub opening: String,
+    pub first: usize,
+    pub second: usize,
+}
+
+/// A finished pair: `games[0]` has `first` as White, `games[1]` as Black.
+#[derive(Clone, Debug)]
+pub struct PairResult {
+    pub index: usize,
+    pub job: PairJob,
+    pub games: [GameRecord; 2],
+}
+
+/// What the caller wants after a pair.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// Plays `jobs` on `concurrency` threads and hands every finished pair to `on_pair` (on this
+/// thread, in the order they finish). Raising `stop` (or returning [`Flow::Stop`]) ends the run:
+/// games in progress are abandoned and not reported. Every contestant is started once first, so
+/// an engine that cannot start is an error before any game.
+pub fn run(
+    contestants: &[Contestant],
+    jobs: &[PairJob],
+    settings: &GameSettings,
+    concurrency: usize,
+    stop: &AtomicBool,
+    mut on_pair: impl FnMut(PairResult) -> Result<Flow>,
+) -> Result<()> {
+    let start_timeout = Duration::from_secs(10);
+    for contestant in contestants {
+        drop(contestant.player(start_timeout)?);
+    }
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel::<PairResult>();
+    let contestants: Arc<[Contestant]> = contestants.into();
+    std::thread::scope(|scope| -> Result<()> {
+        let mut workers = Vec::new();
+        for _ in 0..concurrency.max(1) {
+            let sender = sender.clone();
+            let (contestants, next) = (contestants.clone(), &next);
+            workers.push(
+                scope.spawn(move || work(&contestants, jobs, settings, next, stop, start_timeout, &sender)),
+            );
+        }
+        drop(sender);
+        let mut outcome = Ok(());
+        for result in receiver {
+            if outcome.is_err() {
+                continue;
+            }
+            match on_pair(result) {
+                Ok(Flow::Continue) => {}
+                Ok(Flow::Stop) => stop.store(true, Ordering::Relaxed),
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    outcome = Err(e);
+                }
+            }
+        }
+        for worker in workers {
+            match worker.join() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => outcome = outcome.and(Err(e)),
+                Err(_) => outcome = outcome.and(Err(anyhow!("a game worker thread panicked"))),
+            }
+        }
+        outcome
+    })
+}
+
+/// One worker: takes pairs in index order until none are left or the run stops.
+fn work(
+    contestants: &[Contestant],
+    jobs: &[PairJob],
+    settings: &GameSettings,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    start_timeout: Duration,
+    sender: &mpsc::Sender<PairResult>,
+) -> Result<()> {
+    // players[contestant][seat]: a contestant playing itself needs two independent instances.
+    let mut players: Vec<[Option<Box<dyn Player>>; 2]> = contestants.iter().map(|_| [None, None]).collect();
+    loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= jobs.len() || stop.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let job = &jobs[index];
+        for (c, seat) in [(job.first, 0), (job.second, 1)] {
+            if players[c][seat].is_none() {
+                players[c][seat] = Some(contestants[c].player(start_timeout)?);
+            }
+        }
+        let mut games = Vec::with_capacity(2);
+        for swap in [false, true] {
+            let (white, black) = pair_seats(&mut players, job.first, job.second, swap);
+            match play_game(white, black, &job.start_fen, settings, stop) {
+                Some(game) => games.push(game),
+                None => return Ok(()),
+            }
+        }
+        let games: [GameRecord; 2] = games.try_into().map_err(|_| anyhow!("a pair has two games"))?;
+        if sender.send(PairResult { index, job: job.clone(), games }).is_err() {
+            return Ok(());
+        }
+    }
+}
+
+/// The two players of a game: `first`'s seat-0 instance and `second`'s seat-1 instance, White
+/// first unless `swap`.
+fn pair_seats<'a>(
+    players: &'a mut [[Option<Box<dyn Player>>; 2]],
+    first: usize,
+    second: usize,
+    swap: bool,
+) -> (&'a mut dyn Player, &'a mut dyn Player) {
+    let (a, b) = if first == second {
+        let [seat0, seat1] = &mut players[first];
+        (seat0, seat1)
+    } else {
+        let (low, high) = players.split_at_mut(first.max(second));
+        if first < second {
+            (&mut low[first][0], &mut high[0][1])
+        } else {
+            (&mut high[0][0], &mut low[second][1])
+        }
+    };
+    let a: &mut dyn Player = a.as_deref_mut().expect("players are made before the pair");
+    let b: &mut dyn Player = b.as_deref_mut().expect("players are made before the pair");
+    if swap {
+        (b, a)
+    } else {
+        (a, b)
+    }
+}

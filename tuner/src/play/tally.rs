@@ -1,0 +1,201 @@
+//! Results of a run between one engine and one opponent, kept as game pairs arrive: W/L/D from
+//! the first side's view, pentanomial counts, how games ended, and each side's failures. Prints
+//! and serialises them as fastchess does.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use whetstone::Color;
+
+use super::game::{GameRecord, Termination};
+use super::runner::PairResult;
+use super::stats::{
+    los, normalized_elo, pentanomial_elo, trinomial_elo, EloEstimate, GameScore, Pentanomial, Sprt,
+    SprtDecision, Wld,
+};
+
+/// Crashes (or disconnects), flag falls and illegal moves of one side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Failures {
+    pub crashes: u64,
+    pub time_losses: u64,
+    pub illegal_moves: u64,
+}
+
+impl Failures {
+    pub fn total(&self) -> u64 {
+        self.crashes + self.time_losses + self.illegal_moves
+    }
+
+    pub fn add(&mut self, other: &Failures) {
+        self.crashes += other.crashes;
+        self.time_losses += other.time_losses;
+        self.illegal_moves += other.illegal_moves;
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub wld: Wld,
+    pub pentanomial: Pentanomial,
+    pub terminations: BTreeMap<String, u64>,
+    /// [first side, second side].
+    pub failures: [Failures; 2],
+    /// Plies over all games (for the average game length).
+    pub plies: u64,
+}
+
+/// The first side's score in a game where it had `first_color`.
+fn score_of(game: &GameRecord, first_color: Color) -> GameScore {
+    match game.outcome.points_for(first_color) {
+        p if p > 0.75 => GameScore::Win,
+        p if p < 0.25 => GameScore::Loss,
+        _ => GameScore::Draw,
+    }
+}
+
+impl Tally {
+    pub fn add_pair(&mut self, pair: &PairResult) {
+        let scores = [score_of(&pair.games[0], Color::White), score_of(&pair.games[1], Color::Black)];
+        self.pentanomial.add(scores[0], scores[1]);
+        for (game, first_color) in pair.games.iter().zip([Color::White, Color::Black]) {
+            self.wld.add(score_of(game, first_color));
+            self.plies += game.moves.len() as u64;
+            *self.terminations.entry(game.termination.to_string()).or_default() += 1;
+            if let Some(culprit) = game.culprit {
+                let side = usize::from(culprit != first_color);
+                let failures = &mut self.failures[side];
+                match game.termination {
+                    Termination::Crash => failures.crashes += 1,
+                    Termination::TimeForfeit => failures.time_losses += 1,
+                    Termination::IllegalMove => failures.illegal_moves += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    pub fn games(&self) -> u64 {
+        self.wld.games()
+    }
+
+    pub fn elo(&self) -> EloEstimate {
+        if self.pentanomial.pairs() > 0 {
+            pentanomial_elo(&self.pentanomial)
+        } else {
+            trinomial_elo(&self.wld)
+        }
+    }
+
+    /// The live progress line: games, score, Elo ± error, and the LLR when an SPRT runs.
+    pub fn progress(&self, sprt: Option<&Sprt>) -> String {
+        let elo = self.elo();
+        let mut line = format!(
+            "W {} L {} D {}  score {:.1}%  Elo {:+.1} ± {:.1}",
+            self.wld.wins,
+            self.wld.losses,
+            self.wld.draws,
+            100.0 * self.wld.score(),
+            elo.elo,
+            elo.error
+        );
+        if let Some(sprt) = sprt {
+            let (lower, upper) = sprt.bounds();
+            line.push_str(&format!("  LLR {:.2} ({lower:.2}, {upper:.2})", sprt.llr(&self.pentanomial)));
+        }
+        line
+    }
+
+    /// The closing report, in fastchess's layout.
+    pub fn report(&self, title: &str, sprt: Option<&Sprt>) -> String {
+        let elo = self.elo();
+        let nelo = normalized_elo(&self.pentanomial);
+        let p = self.pentanomial.0;
+        let pairs_ratio = (p[3] + p[4]) as f64 / (p[0] + p[1]).max(1) as f64;
+        let mut out = format!("Results of {title}:\n");
+        out.push_str(&format!(
+            "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}\n",
+            elo.elo, elo.error, nelo.elo, nelo.error
+        ));
+        out.push_str(&format!(
+            "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}\n",
+            100.0 * los(&self.wld),
+            100.0 * self.wld.draw_ratio(),
+            pairs_ratio
+        ));
+        out.push_str(&format!(
+            "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({:.2} %)\n",
+            self.games(),
+            self.wld.wins,
+            self.wld.losses,
+            self.wld.draws,
+            self.wld.wins as f64 + self.wld.draws as f64 / 2.0,
+            100.0 * self.wld.score()
+        ));
+        out.push_str(&format!("Ptnml(0-2): [{}, {}, {}, {}, {}]\n", p[0], p[1], p[2], p[3], p[4]));
+        if let Some(sprt) = sprt {
+            let (lower, upper) = sprt.bounds();
+            let llr = sprt.llr(&self.pentanomial);
+            out.push_str(&format!(
+                "LLR: {llr:.2} ({lower:.2}, {upper:.2}) [{:.2}, {:.2}] {:?} Elo\n",
+                sprt.elo0, sprt.elo1, sprt.model
+            ));
+            if let Some(decision) = sprt.decision(llr) {
+                out.push_str(&format!(
+                    "SPRT ([{:.2}, {:.2}]) completed - {decision}\n",
+                    sprt.elo0, sprt.elo1
+                ));
+            }
+        }
+        let endings: Vec<String> = self.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        out.push_str(&format!("Endings: {}\n", endings.join(", ")));
+        out
+    }
+
+    /// The statistics as summary.json holds them (W/L/D from the first side's view).
+    pub fn json(&self, sprt: Option<&Sprt>) -> serde_json::Value {
+        let elo = self.elo();
+        let nelo = normalized_elo(&self.pentanomial);
+        let mut value = serde_json::json!({
+            "games": self.games(),
+            "wins": self.wld.wins,
+            "losses": self.wld.losses,
+            "draws": self.wld.draws,
+            "score": self.wld.score(),
+            "draw_ratio": self.wld.draw_ratio(),
+            "pentanomial": self.pentanomial.0,
+            "elo": elo.elo,
+            "elo_error": elo.error,
+            "elo_lower": elo.lower,
+            "elo_upper": elo.upper,
+            "nelo": nelo.elo,
+            "nelo_error": nelo.error,
+            "los": los(&self.wld),
+            "average_plies": self.plies as f64 / self.games().max(1) as f64,
+            "terminations": self.terminations,
+        });
+        if let Some(sprt) = sprt {
+            let (lower, upper) = sprt.bounds();
+            let llr = sprt.llr(&self.pentanomial);
+            let decision = sprt.decision(llr);
+            let extra = serde_json::json!({
+                "llr": llr,
+                "lower": lower,
+                "upper": upper,
+                "decision": decision.map_or("none".to_string(), |d| match d {
+                    SprtDecision::AcceptH0 => "H0".to_string(),
+                    SprtDecision::AcceptH1 => "H1".to_string(),
+                }),
+                "elo0": sprt.elo0,
+                "elo1": sprt.elo1,
+                "alpha": sprt.alpha,
+                "beta": sprt.beta,
+                "elo_model": format!("{:?}", sprt.model).to_lowercase(),
+            });
+            if let (Some(map), serde_json::Value::Object(extra)) = (value.as_object_mut(), extra) {
+                map.extend(extra);
+            }
+        }
+        value
+    }
+}
