@@ -392,13 +392,11 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
 }
 
 fn write_logs(out: &Path, log: &[EpochLog]) -> Result<()> {
-    let mut csv = String::from("epoch,train_loss,valid_loss,k,learning_rate,seconds\n");
+    let mut csv = csv::Writer::from_writer(Vec::new());
     for e in log {
-        csv.push_str(&format!(
-            "{},{:.9},{:.9},{:.6},{},{:.4}\n",
-            e.epoch, e.train_loss, e.valid_loss, e.k, e.learning_rate, e.seconds
-        ));
+        csv.serialize(e).context("writing log.csv")?;
     }
+    let csv = String::from_utf8(csv.into_inner().context("writing log.csv")?).context("log.csv")?;
     write_atomically(&out.join("log.csv"), &csv)?;
     write_atomically(&out.join("log.json"), &serde_json::to_string_pretty(log)?)
 }

@@ -47,8 +47,18 @@ pub fn format_line(pos: &Position, outcome: Outcome, format: Format) -> String {
             format!("{} c9 \"{}\";", epd.join(" "), result_pgn(outcome))
         }
         Format::Ethereal => format!("{fen} [{}]", result_decimal(outcome)),
-        Format::Csv => format!("{fen},{}", result_decimal(outcome)),
+        Format::Csv => csv_record(&[&fen, result_decimal(outcome)]),
     }
+}
+
+/// One CSV record without its terminator (fields quoted where CSV needs it).
+fn csv_record(fields: &[&str]) -> String {
+    let mut writer =
+        csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    // Writing to memory cannot fail; an empty record is the worst case.
+    let _ = writer.write_record(fields);
+    let bytes = writer.into_inner().unwrap_or_default();
+    String::from_utf8_lossy(&bytes).trim_end_matches('\n').to_string()
 }
 
 /// The result as PGN writes it: `1-0`, `1/2-1/2`, `0-1`.
@@ -133,14 +143,16 @@ pub fn parse_line(line: &str) -> Result<Option<(Position, Outcome)>, String> {
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
     }
-    let (fen, result) = match shape(line) {
+    let csv_fields;
+    let (fen, result): (&str, &str) = match shape(line) {
         Shape::Bracket => split_bracket(line)?,
         Shape::Pipe => split_pipe(line)?,
         Shape::Csv => {
             if line.eq_ignore_ascii_case("fen,result") {
                 return Ok(None);
             }
-            split_csv(line)?
+            csv_fields = split_csv(line)?;
+            (&csv_fields.0, &csv_fields.1)
         }
         Shape::Epd => split_epd(line)?,
     };
@@ -182,14 +194,19 @@ fn split_pipe(line: &str) -> Result<(&str, &str), String> {
     Ok((fen, result.trim()))
 }
 
-/// `<FEN>,result`.
-fn split_csv(line: &str) -> Result<(&str, &str), String> {
-    let mut parts = line.split(',');
-    let (fen, result) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    if parts.next().is_some() {
-        return Err("more than one ',': expected `<FEN>,<result>`".to_string());
+/// `<FEN>,result`, read as one CSV record (fields may be quoted).
+fn split_csv(line: &str) -> Result<(String, String), String> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(line.as_bytes());
+    let mut record = csv::StringRecord::new();
+    match reader.read_record(&mut record) {
+        Ok(true) => {}
+        Ok(false) => return Err("an empty CSV record".to_string()),
+        Err(e) => return Err(format!("not a CSV record: {e}")),
     }
-    Ok((fen, result.trim().trim_matches('"')))
+    if record.len() != 2 {
+        return Err(format!("{} CSV fields: expected `<FEN>,<result>`", record.len()));
+    }
+    Ok((record[0].trim().to_string(), record[1].trim().to_string()))
 }
 
 /// `<4-field FEN> [halfmove fullmove] op; op; ...` with a `c9 "<result>"` operation.
@@ -310,7 +327,7 @@ mod tests {
             (format!("{FEN4} [1.0"), vec!["unbalanced brackets"]),
             (format!("{FEN4} [1.0] draw"), vec!["unexpected text 'draw'"]),
             (format!("{FEN4} | 1-0 | 0"), vec!["more than one '|'"]),
-            (format!("{FEN4},1-0,x"), vec!["more than one ','"]),
+            (format!("{FEN4},1-0,x"), vec!["CSV fields"]),
             (format!("{FEN4} bm Nc3;"), vec!["no c9 result opcode"]),
             (FEN6.to_string(), vec!["no game result"]),
             (FEN4.to_string(), vec!["no game result"]),

@@ -19,7 +19,7 @@ pub mod split;
 pub mod stats;
 
 #[cfg(test)]
-mod testutil;
+pub mod testutil;
 
 use std::fmt;
 use std::path::Path;

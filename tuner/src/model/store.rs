@@ -320,21 +320,11 @@ impl TraceStore {
     }
 }
 
-/// Fisher-Yates shuffle in an order fixed by `seed`.
+/// A shuffle in an order fixed by `seed` (ChaCha8: the same order on every machine).
 pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut state = seed;
-    for i in (1..items.len()).rev() {
-        items.swap(i, (splitmix(&mut state) % (i as u64 + 1)) as usize);
-    }
-}
-
-/// SplitMix64: a small, well-mixed generator for deterministic shuffles.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    items.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
 }
 
 #[cfg(test)]

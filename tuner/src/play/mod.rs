@@ -26,3 +26,6 @@ pub mod runner;
 pub mod stats;
 pub mod tally;
 pub mod uci_engine;
+
+#[cfg(test)]
+mod commands_tests;

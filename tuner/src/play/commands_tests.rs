@@ -1,0 +1,289 @@
+//! The game commands end to end, as a user runs them: files written, statistics consistent with
+//! the PGN, SPRT stops, gauntlet failures counted, datagen resumed.
+
+use std::path::{Path, PathBuf};
+
+use clap::Parser;
+
+use crate::dataset::testutil::TempDir;
+
+use super::datagen::{self, DatagenArgs};
+use super::gauntlet::{self, GauntletArgs};
+use super::match_cmd::{self, MatchArgs};
+
+#[derive(Parser)]
+struct MatchCli {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+#[derive(Parser)]
+struct GauntletCli {
+    #[command(flatten)]
+    args: GauntletArgs,
+}
+
+#[derive(Parser)]
+struct DatagenCli {
+    #[command(flatten)]
+    args: DatagenArgs,
+}
+
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path).display().to_string()
+}
+
+fn testdata(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/play/testdata").join(name)
+}
+
+fn json(path: PathBuf) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// The `Result` tags of a PGN file, with the White and Black names of each game.
+fn results(pgn: &str) -> Vec<(String, String, String)> {
+    let tag = |line: &str, name: &str| {
+        line.strip_prefix(&format!("[{name} \"")).and_then(|r| r.strip_suffix("\"]")).map(str::to_string)
+    };
+    let (mut white, mut black) = (String::new(), String::new());
+    let mut out = Vec::new();
+    for line in pgn.lines() {
+        if let Some(w) = tag(line, "White") {
+            white = w;
+        } else if let Some(b) = tag(line, "Black") {
+            black = b;
+        } else if let Some(r) = tag(line, "Result") {
+            out.push((white.clone(), black.clone(), r));
+        }
+    }
+    out
+}
+
+#[test]
+fn match_statistics_equal_the_pgn_results() {
+    let dir = TempDir::new("match");
+    let out = dir.path("m");
+    let cli = MatchCli::parse_from([
+        "match",
+        "--engine",
+        &repo("params/eval.toml"),
+        "--opponent",
+        &repo("params/handset.toml"),
+        "--games",
+        "12",
+        "--nodes",
+        "300",
+        "--concurrency",
+        "2",
+        "--hash",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    match_cmd::run(&cli.args).unwrap();
+    let summary = json(out.join("summary.json"));
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    let games = results(&pgn);
+    assert_eq!(games.len(), 12);
+    let (mut wins, mut losses, mut draws) = (0, 0, 0);
+    for (white, _, result) in &games {
+        let engine_white = white == "eval";
+        match (result.as_str(), engine_white) {
+            ("1-0", true) | ("0-1", false) => wins += 1,
+            ("0-1", true) | ("1-0", false) => losses += 1,
+            ("1/2-1/2", _) => draws += 1,
+            other => panic!("unexpected result {other:?}"),
+        }
+    }
+    assert_eq!(
+        (summary["wins"].as_u64(), summary["losses"].as_u64(), summary["draws"].as_u64()),
+        (Some(wins), Some(losses), Some(draws))
+    );
+    let pentanomial: Vec<u64> =
+        summary["pentanomial"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(pentanomial.iter().sum::<u64>(), 6);
+    for key in ["elo", "elo_error", "los", "draw_ratio"] {
+        assert!(summary[key].as_f64().is_some_and(f64::is_finite), "{key}: {}", summary[key]);
+    }
+    assert!(summary.get("llr").is_none(), "no SPRT ran");
+    // Every game reads back with the PGN reader of the dataset tools, to its recorded end.
+    let report = crate::dataset::pgn::extract(pgn.as_bytes(), &Default::default(), |_, _| Ok(())).unwrap();
+    assert_eq!((report.games, report.broken, report.unfinished), (12, 0, 0));
+}
+
+#[test]
+fn an_sprt_stops_the_match_on_its_decision() {
+    let dir = TempDir::new("sprt");
+    let out = dir.path("s");
+    // The hand-set values against a far weaker evaluation (material only would do; a params
+    // file with every piece-square table flattened is at hand as the test fixture).
+    let cli = MatchCli::parse_from([
+        "match",
+        "--engine",
+        &repo("params/eval.toml"),
+        "--opponent",
+        testdata("weak.toml").to_str().unwrap(),
+        "--games",
+        "400",
+        "--nodes",
+        "300",
+        "--concurrency",
+        "2",
+        "--hash",
+        "1",
+        "--sprt",
+        "0",
+        "100",
+        "0.1",
+        "0.1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    match_cmd::run(&cli.args).unwrap();
+    let summary = json(out.join("summary.json"));
+    assert_eq!(summary["decision"].as_str(), Some("H1"), "{summary}");
+    let llr = summary["llr"].as_f64().unwrap();
+    assert!(llr >= summary["upper"].as_f64().unwrap(), "{summary}");
+    assert!(summary["games"].as_u64().unwrap() < 400, "stopped early: {summary}");
+}
+
+#[test]
+fn gauntlet_counts_each_opponent_and_survives_a_crashing_engine() {
+    let dir = TempDir::new("gauntlet");
+    let opponents = dir.path("opponents.toml");
+    let crasher = testdata("crash_on_go.py");
+    std::fs::write(
+        &opponents,
+        format!(
+            "[[engine]]\nname = \"handset\"\nparams = \"{}\"\nrating = 2000\n\n\
+             [[engine]]\nname = \"crasher\"\ncommand = \"python3\"\nargs = [\"{}\"]\nrating = 1000\n",
+            repo("params/handset.toml"),
+            crasher.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path("g");
+    let cli = GauntletCli::parse_from([
+        "gauntlet",
+        "--engine",
+        &repo("params/eval.toml"),
+        "--opponents",
+        opponents.to_str().unwrap(),
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--concurrency",
+        "2",
+        "--hash",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    gauntlet::run(&cli.args).unwrap();
+    let summary = json(out.join("summary.json"));
+    let list = summary["opponents"].as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["name"], "handset");
+    assert_eq!(list[0]["games"], 4);
+    let crasher = &list[1];
+    assert_eq!(crasher["games"], 4, "every game against the crashing engine is played and counted");
+    assert_eq!(crasher["crashes"]["opponent"], 4, "{crasher}");
+    assert_eq!(crasher["wins"], 4);
+    assert!(summary["performance_rating"].as_f64().is_some());
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Termination \"abandoned\"]").count(), 4);
+}
+
+#[test]
+fn a_missing_engine_or_broken_opponents_file_is_a_clear_error() {
+    let dir = TempDir::new("gauntlet-bad");
+    let opponents = dir.path("opponents.toml");
+    std::fs::write(&opponents, "[[engine]]\nname = \"ghost\"\ncommand = \"/nonexistent/engine\"\n").unwrap();
+    let args = |file: &Path| {
+        GauntletCli::parse_from([
+            "gauntlet",
+            "--opponents",
+            file.to_str().unwrap(),
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--out",
+            dir.path("out").to_str().unwrap(),
+        ])
+        .args
+    };
+    let error = format!("{:#}", gauntlet::run(&args(&opponents)).unwrap_err());
+    assert!(error.contains("ghost") && error.contains("/nonexistent/engine"), "{error}");
+    std::fs::write(&opponents, "[[engine]]\nname = \"x\"\ncommand = \"a\"\nparams = \"b\"\n").unwrap();
+    let error = format!("{:#}", gauntlet::run(&args(&opponents)).unwrap_err());
+    assert!(error.contains("exactly one of"), "{error}");
+    let error = format!("{:#}", gauntlet::run(&args(&dir.path("missing.toml"))).unwrap_err());
+    assert!(error.contains("missing.toml"), "{error}");
+}
+
+#[test]
+fn datagen_resumed_equals_uninterrupted() {
+    let dir = TempDir::new("datagen");
+    let run = |out: &Path, games: &str, resume: bool| {
+        let mut argv = vec![
+            "datagen".to_string(),
+            "--engine".into(),
+            repo("params/eval.toml"),
+            "--games".into(),
+            games.into(),
+            "--nodes".into(),
+            "300".into(),
+            "--concurrency".into(),
+            "1".into(),
+            "--hash".into(),
+            "1".into(),
+            "--quiet".into(),
+            "--out".into(),
+            out.display().to_string(),
+        ];
+        if resume {
+            argv.push("--resume".into());
+        }
+        datagen::run(&DatagenCli::parse_from(argv).args).unwrap();
+    };
+    let whole = dir.path("whole");
+    run(&whole, "8", false);
+    let parts = dir.path("parts");
+    run(&parts, "4", false);
+    // A kill mid-write: a torn game and a torn progress record.
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(parts.join("games.pgn"))
+        .and_then(|mut f| std::io::Write::write_all(&mut f, b"[Event \"torn"))
+        .unwrap();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(parts.join("progress.txt"))
+        .and_then(|mut f| std::io::Write::write_all(&mut f, b"2 99"))
+        .unwrap();
+    run(&parts, "8", true);
+    let read = |dir: &Path, name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let positions = read(&whole, "positions.epd");
+    assert!(positions.lines().count() > 50, "{} positions", positions.lines().count());
+    assert_eq!(positions, read(&parts, "positions.epd"));
+    let moves_only = |pgn: String| -> Vec<String> {
+        pgn.lines()
+            .filter(|l| !l.starts_with('['))
+            .flat_map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            .filter(|w| !w.ends_with("s}"))
+            .collect()
+    };
+    assert_eq!(moves_only(read(&whole, "games.pgn")), moves_only(read(&parts, "games.pgn")));
+    // Every kept position is unique and loads as a labelled position.
+    let unique: std::collections::HashSet<&str> = positions.lines().collect();
+    assert_eq!(unique.len(), positions.lines().count());
+    for line in positions.lines() {
+        assert!(crate::dataset::parse_line(line).is_ok(), "{line}");
+    }
+}
