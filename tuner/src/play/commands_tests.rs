@@ -207,6 +207,8 @@ fn a_missing_engine_or_broken_opponents_file_is_a_clear_error() {
     let args = |file: &Path| {
         GauntletCli::parse_from([
             "gauntlet",
+            "--engine",
+            &repo("params/eval.toml"),
             "--opponents",
             file.to_str().unwrap(),
             "--games",

@@ -20,8 +20,8 @@ pub struct Adjudication {
     /// Resign: a side's score stays at or below -score for `moves` consecutive moves of its own
     /// (with `two_sided`, the opponent's score agrees, at or above +score, over the same moves).
     pub resign: Option<ResignRule>,
-    /// Draw: from full move `after_move` on, both sides' scores stay within ±score for `moves`
-    /// consecutive moves each.
+    /// Draw: past full move `after_move`, both sides' scores have stayed within ±score for `moves`
+    /// consecutive moves each, with no pawn move or capture among them.
     pub draw: Option<DrawRule>,
     /// End the game when a known endgame's result is certain (KPK by bitbase; KQK, KRK, KBNK
     /// won unless the weak side can capture; dead draws).
@@ -255,9 +255,8 @@ pub fn play_game(
             return Some(GameRecord { outcome, termination, reason, ..record });
         }
         if let Some(score) = score {
-            let moved_fullmoves = (record.moves.len() as u32).div_ceil(2);
             if let Some((outcome, termination, reason)) =
-                tracker.record(side, score, moved_fullmoves, &settings.adjudication)
+                tracker.record(side, score, &pos, &settings.adjudication)
             {
                 let culprit = match outcome {
                     Outcome::WhiteWins => Some(Color::Black),
@@ -429,12 +428,13 @@ struct ScoreTracker {
 }
 
 impl ScoreTracker {
-    /// Records `side`'s score after its move; a verdict when an adjudication rule fires.
+    /// Records `side`'s score after its move (`pos` is the position after it); a verdict when an
+    /// adjudication rule fires.
     fn record(
         &mut self,
         side: Color,
         score: Score,
-        fullmoves: u32,
+        pos: &Position,
         adjudication: &Adjudication,
     ) -> Option<(Outcome, Termination, String)> {
         let cp = score.as_cp();
@@ -457,9 +457,11 @@ impl ScoreTracker {
             }
         }
         if let Some(rule) = adjudication.draw {
-            self.drawish =
-                if fullmoves >= rule.after_move && cp.abs() <= rule.score { self.drawish + 1 } else { 0 };
-            if self.drawish >= 2 * rule.moves {
+            // As fastchess: a pawn move or capture starts the count again, mates never count, and
+            // the rule applies once the game (by the position's move number) is past `after_move`.
+            let near_zero = matches!(score, Score::Cp(cp) if cp.abs() <= rule.score);
+            self.drawish = if near_zero && pos.halfmove_clock() > 0 { self.drawish + 1 } else { 0 };
+            if pos.fullmove_number().saturating_sub(1) >= rule.after_move && self.drawish >= 2 * rule.moves {
                 return Some((
                     Outcome::Draw,
                     Termination::DrawAdjudication,

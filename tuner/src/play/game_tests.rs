@@ -176,14 +176,18 @@ fn resign_adjudication_needs_both_sides_to_agree_for_its_move_count() {
 
 #[test]
 fn draw_adjudication_waits_for_its_move_number() {
-    let rule = DrawRule { after_move: 3, moves: 2, score: 10 };
+    let rule = DrawRule { after_move: 3, moves: 3, score: 10 };
     let adjudication = Adjudication { draw: Some(rule), ..Adjudication::none() };
     let mut white = Scripted::new("w", &["b1c3", "c3b1", "g1f3", "f3g1"], Score::Cp(5));
     let mut black = Scripted::new("b", &["b8c6", "g8f6", "c6b8", "f6g8"], Score::Cp(-5));
-    let game = play(&mut white, &mut black, START, adjudication);
+    let game = play(&mut white, &mut black, START, adjudication.clone());
     assert_eq!((game.outcome, game.termination), (Outcome::Draw, Termination::DrawAdjudication));
-    // Plies 5..=8 are at full moves 3 and 4: four plies in the window, then the draw.
-    assert_eq!(game.moves.len(), 8);
+    // Six quiet plies near zero, and the game is past move 3 after ply 6.
+    assert_eq!(game.moves.len(), 6);
+    // A pawn move starts the count again: plies 2-7 count.
+    let mut white = Scripted::new("w", &["e2e4", "b1c3", "c3b1", "g1f3", "f3g1"], Score::Cp(5));
+    let game = play(&mut white, &mut black, START, adjudication);
+    assert_eq!((game.termination, game.moves.len()), (Termination::DrawAdjudication, 7));
 }
 
 #[test]
