@@ -319,7 +319,7 @@ fn replay_counted(game: &Game, options: &PgnOptions, weights: &Weights) -> Resul
 }
 
 /// The legal move a SAN names.
-fn find_move(pos: &Position, san: &San) -> Result<Move, String> {
+pub(crate) fn find_move(pos: &Position, san: &San) -> Result<Move, String> {
     let moves = legal_moves(pos);
     let matching: Vec<Move> = match *san {
         San::Normal { role, file, rank, capture: _, to, promotion } => {

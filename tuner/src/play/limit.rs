@@ -180,6 +180,7 @@ impl Clocks {
         true
     }
 
+    #[cfg(test)]
     pub fn left_ms(&self, side: Color) -> u64 {
         self.left_ms[side.index()]
     }

@@ -118,7 +118,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         if args.play.quiet {
             println!("pair {}: {}", pair.index + 1, tally.progress(sprt.as_ref()));
         }
-        let decided = sprt.as_ref().is_some_and(|s| s.decision(s.llr(&tally.pentanomial)).is_some());
+        let decided = sprt.as_ref().is_some_and(|s| s.decision(tally.llr(s)).is_some());
         Ok(if decided { Flow::Stop } else { Flow::Continue })
     })?;
     bar.finish_and_clear();

@@ -160,12 +160,12 @@ fn work(
 
 /// The two players of a game: `first`'s seat-0 instance and `second`'s seat-1 instance, White
 /// first unless `swap`.
-fn pair_seats<'a>(
-    players: &'a mut [[Option<Box<dyn Player>>; 2]],
+fn pair_seats(
+    players: &mut [[Option<Box<dyn Player>>; 2]],
     first: usize,
     second: usize,
     swap: bool,
-) -> (&'a mut dyn Player, &'a mut dyn Player) {
+) -> (&mut dyn Player, &mut dyn Player) {
     let (a, b) = if first == second {
         let [seat0, seat1] = &mut players[first];
         (seat0, seat1)

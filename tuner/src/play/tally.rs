@@ -10,8 +10,8 @@ use whetstone::Color;
 use super::game::{GameRecord, Termination};
 use super::runner::PairResult;
 use super::stats::{
-    los, normalized_elo, pentanomial_elo, trinomial_elo, EloEstimate, GameScore, Pentanomial, Sprt,
-    SprtDecision, Wld,
+    los, los_pentanomial, normalized_elo, pentanomial_elo, trinomial_elo, EloEstimate, GameScore,
+    Pentanomial, Sprt, SprtDecision, Wld,
 };
 
 /// Crashes (or disconnects), flag falls and illegal moves of one side.
@@ -79,6 +79,24 @@ impl Tally {
         self.wld.games()
     }
 
+    /// LOS from the pairs (fastchess), or from the games when there are none.
+    pub fn los(&self) -> f64 {
+        if self.pentanomial.pairs() > 0 {
+            los_pentanomial(&self.pentanomial)
+        } else {
+            los(&self.wld)
+        }
+    }
+
+    /// The SPRT's log-likelihood ratio, over pairs (or games, when there are no pairs).
+    pub fn llr(&self, sprt: &Sprt) -> f64 {
+        if self.pentanomial.pairs() > 0 {
+            sprt.llr(&self.pentanomial)
+        } else {
+            sprt.llr_trinomial(&self.wld)
+        }
+    }
+
     pub fn elo(&self) -> EloEstimate {
         if self.pentanomial.pairs() > 0 {
             pentanomial_elo(&self.pentanomial)
@@ -101,7 +119,7 @@ impl Tally {
         );
         if let Some(sprt) = sprt {
             let (lower, upper) = sprt.bounds();
-            line.push_str(&format!("  LLR {:.2} ({lower:.2}, {upper:.2})", sprt.llr(&self.pentanomial)));
+            line.push_str(&format!("  LLR {:.2} ({lower:.2}, {upper:.2})", self.llr(sprt)));
         }
         line
     }
@@ -119,7 +137,7 @@ impl Tally {
         ));
         out.push_str(&format!(
             "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}\n",
-            100.0 * los(&self.wld),
+            100.0 * self.los(),
             100.0 * self.wld.draw_ratio(),
             pairs_ratio
         ));
@@ -135,7 +153,7 @@ impl Tally {
         out.push_str(&format!("Ptnml(0-2): [{}, {}, {}, {}, {}]\n", p[0], p[1], p[2], p[3], p[4]));
         if let Some(sprt) = sprt {
             let (lower, upper) = sprt.bounds();
-            let llr = sprt.llr(&self.pentanomial);
+            let llr = self.llr(sprt);
             out.push_str(&format!(
                 "LLR: {llr:.2} ({lower:.2}, {upper:.2}) [{:.2}, {:.2}] {:?} Elo\n",
                 sprt.elo0, sprt.elo1, sprt.model
@@ -170,13 +188,13 @@ impl Tally {
             "elo_upper": elo.upper,
             "nelo": nelo.elo,
             "nelo_error": nelo.error,
-            "los": los(&self.wld),
+            "los": self.los(),
             "average_plies": self.plies as f64 / self.games().max(1) as f64,
             "terminations": self.terminations,
         });
         if let Some(sprt) = sprt {
             let (lower, upper) = sprt.bounds();
-            let llr = sprt.llr(&self.pentanomial);
+            let llr = self.llr(sprt);
             let decision = sprt.decision(llr);
             let extra = serde_json::json!({
                 "llr": llr,
