@@ -83,6 +83,8 @@ pub struct Searcher<'a> {
     timer: TimeManager,
     is_main: bool,
     stopped: bool,
+    /// The deepest iteration finished (0: none yet).
+    completed_depth: i32,
     nodes: u64,
     seldepth: usize,
     history: &'a mut History,
@@ -115,6 +117,7 @@ impl<'a> Searcher<'a> {
             timer,
             is_main,
             stopped: false,
+            completed_depth: 0,
             nodes: 0,
             seldepth: 0,
             history,
@@ -158,6 +161,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             let Some((score, pv)) = iteration_best else { break };
+            self.completed_depth = depth;
             if let Some(&best) = pv.first() {
                 result = SearchResult {
                     best_move: best,
@@ -267,8 +271,10 @@ impl<'a> Searcher<'a> {
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
         } else if self.is_main {
-            let over_nodes =
-                self.limits.nodes.is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
+            // A node limit never stops the first iteration: its move is the least a search
+            // must answer with (a tiny limit would otherwise return the first legal move).
+            let over_nodes = self.completed_depth >= 1
+                && self.limits.nodes.is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
             let over_time = !self.shared.pondering.load(Ordering::Relaxed) && self.timer.hard_exceeded();
             if over_nodes || over_time {
                 self.stopped = true;

@@ -129,3 +129,14 @@ fn quiescence_resolves_captures() {
     let quiet = Position::startpos();
     assert_eq!(q.search(&quiet, &weights).0, crate::eval::evaluate(&quiet, &weights));
 }
+
+#[test]
+fn a_tiny_node_limit_still_finishes_the_first_iteration() {
+    // Black to move in a tactical middle game where depth 1 alone needs over 1,000 nodes of
+    // quiescence: the answer must come from a finished iteration, not the first legal move.
+    let fen = "rnbqk2r/p3bppp/2pp4/1p1np1N1/3PP2P/1QP3P1/PP3P2/RNB1KB1R b KQkq - 0 8";
+    let (result, reports) = search_fen(fen, Limits { nodes: Some(1), ..Limits::default() });
+    assert!(result.depth >= 1, "{result:?}");
+    assert!(!reports.is_empty());
+    assert_eq!(Some(result.best_move), reports.last().and_then(|r| r.pv.first().copied()));
+}
