@@ -151,10 +151,9 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         map.insert("seed".into(), args.play.seed.into());
         map.insert("concurrency".into(), concurrency.into());
         map.insert("seconds".into(), seconds.into());
-        map.insert(
-            "interrupted".into(),
-            (stop.load(std::sync::atomic::Ordering::Relaxed) && sprt.is_none()).into(),
-        );
+        // Stopped short of the planned games without an SPRT decision: Ctrl-C.
+        let decided = sprt.as_ref().is_some_and(|s| s.decision(tally.llr(s)).is_some());
+        map.insert("interrupted".into(), (tally.games() < 2 * pairs as u64 && !decided).into());
         map.insert("engine_failures".into(), serde_json::to_value(failures[0])?);
         map.insert("opponent_failures".into(), serde_json::to_value(failures[1])?);
         map.insert("command".into(), command_line().into());

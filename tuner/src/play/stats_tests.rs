@@ -146,3 +146,15 @@ fn performance_ratings_solve_for_the_score() {
     assert!(r.is_finite() && r > 1700.0);
     assert_eq!(performance_rating(&[]), None);
 }
+
+#[test]
+fn sprt_llr_matches_fishtest_and_cutechess_to_full_precision() {
+    // Fishtest's server/fishtest/stats/LLRcalc.py (commit b8eecff2), run on fastchess's
+    // logistic cases: the same GSPRT iterated to convergence, to 1e-9.
+    let sprt = Sprt::new(0.5, 2.5, 0.05, 0.05, EloModel::Logistic).unwrap();
+    assert!((sprt.llr(&penta(223, 9863, 20279, 1000, 10037, 246)) - -3.0741264395890813).abs() < 1e-9);
+    assert!((sprt.llr_trinomial(&wld(21404, 21184, 40708)) - -1.5718887926943381).abs() < 1e-9);
+    // cutechess projects/lib/tests/sprt/tst_sprt.cpp: bounds ±4.6 at alpha = beta = 0.01.
+    let (lower, upper) = Sprt::new(0.0, 5.0, 0.01, 0.01, EloModel::Logistic).unwrap().bounds();
+    assert!((lower + 4.595).abs() < 0.001 && (upper - 4.595).abs() < 0.001, "{lower} {upper}");
+}
