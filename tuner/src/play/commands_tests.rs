@@ -37,6 +37,16 @@ fn testdata(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/play/testdata").join(name)
 }
 
+/// Parses a command line of `head` followed by the options every test run shares: 300 nodes per
+/// move, two threads, 1 MB tables, quiet, into `out`.
+fn parse<T: Parser>(head: &[&str], out: &Path) -> T {
+    let mut argv: Vec<String> = head.iter().map(|s| s.to_string()).collect();
+    let shared = ["--nodes", "300", "--concurrency", "2", "--hash", "1", "--quiet", "--out"];
+    argv.extend(shared.iter().map(|s| s.to_string()));
+    argv.push(out.display().to_string());
+    T::parse_from(argv)
+}
+
 fn json(path: PathBuf) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
@@ -64,24 +74,18 @@ fn results(pgn: &str) -> Vec<(String, String, String)> {
 fn match_statistics_equal_the_pgn_results() {
     let dir = TempDir::new("match");
     let out = dir.path("m");
-    let cli = MatchCli::parse_from([
-        "match",
-        "--engine",
-        &repo("params/eval.toml"),
-        "--opponent",
-        &repo("params/handset.toml"),
-        "--games",
-        "12",
-        "--nodes",
-        "300",
-        "--concurrency",
-        "2",
-        "--hash",
-        "1",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let cli = parse::<MatchCli>(
+        &[
+            "match",
+            "--engine",
+            &repo("params/eval.toml"),
+            "--opponent",
+            &repo("params/handset.toml"),
+            "--games",
+            "12",
+        ],
+        &out,
+    );
     match_cmd::run(&cli.args).unwrap();
     let summary = json(out.join("summary.json"));
     let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
@@ -119,29 +123,11 @@ fn an_sprt_stops_the_match_on_its_decision() {
     let out = dir.path("s");
     // The hand-set values against a far weaker evaluation (material only would do; a params
     // file with every piece-square table flattened is at hand as the test fixture).
-    let cli = MatchCli::parse_from([
-        "match",
-        "--engine",
-        &repo("params/eval.toml"),
-        "--opponent",
-        testdata("weak.toml").to_str().unwrap(),
-        "--games",
-        "400",
-        "--nodes",
-        "300",
-        "--concurrency",
-        "2",
-        "--hash",
-        "1",
-        "--sprt",
-        "0",
-        "100",
-        "0.1",
-        "0.1",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let weak = testdata("weak.toml");
+    let engine = repo("params/eval.toml");
+    let head = ["match", "--engine", &engine, "--opponent", weak.to_str().unwrap(), "--games", "400"];
+    let sprt = ["--sprt", "0", "100", "0.1", "0.1"];
+    let cli = parse::<MatchCli>(&[&head[..], &sprt[..]].concat(), &out);
     match_cmd::run(&cli.args).unwrap();
     let summary = json(out.join("summary.json"));
     assert_eq!(summary["decision"].as_str(), Some("H1"), "{summary}");
@@ -166,24 +152,18 @@ fn gauntlet_counts_each_opponent_and_survives_a_crashing_engine() {
     )
     .unwrap();
     let out = dir.path("g");
-    let cli = GauntletCli::parse_from([
-        "gauntlet",
-        "--engine",
-        &repo("params/eval.toml"),
-        "--opponents",
-        opponents.to_str().unwrap(),
-        "--games",
-        "4",
-        "--nodes",
-        "300",
-        "--concurrency",
-        "2",
-        "--hash",
-        "1",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let cli = parse::<GauntletCli>(
+        &[
+            "gauntlet",
+            "--engine",
+            &repo("params/eval.toml"),
+            "--opponents",
+            opponents.to_str().unwrap(),
+            "--games",
+            "4",
+        ],
+        &out,
+    );
     gauntlet::run(&cli.args).unwrap();
     let summary = json(out.join("summary.json"));
     let list = summary["opponents"].as_array().unwrap();
@@ -288,4 +268,31 @@ fn datagen_resumed_equals_uninterrupted() {
     for line in positions.lines() {
         assert!(crate::dataset::parse_line(line).is_ok(), "{line}");
     }
+}
+
+#[test]
+fn a_broken_params_file_or_book_is_a_clear_error() {
+    let dir = TempDir::new("match-bad");
+    let broken = dir.path("broken.toml");
+    let text = std::fs::read_to_string(repo("params/handset.toml")).unwrap().replacen(
+        "\nvalue = 8\n",
+        "\nvalue = 99999\n",
+        1,
+    );
+    std::fs::write(&broken, text).unwrap();
+    let run = |opponent: &str, book: Option<&str>| {
+        let engine = repo("params/eval.toml");
+        let mut argv =
+            vec!["match", "--engine", &engine, "--opponent", opponent, "--games", "2", "--nodes", "100"];
+        if let Some(book) = book {
+            argv.extend(["--book", book]);
+        }
+        format!("{:#}", match_cmd::run(&MatchCli::parse_from(argv).args).unwrap_err())
+    };
+    let error = run(broken.to_str().unwrap(), None);
+    assert!(error.contains("broken.toml") && error.contains("99999"), "{error}");
+    let error = run(&repo("params/handset.toml"), Some("/nonexistent/book.epd"));
+    assert!(error.contains("/nonexistent/book.epd"), "{error}");
+    let error = run("/nonexistent/engine", None);
+    assert!(error.contains("/nonexistent/engine"), "{error}");
 }
