@@ -136,10 +136,13 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         failures[1].time_losses,
         failures[1].illegal_moves
     );
+    // How much of the workers' time went into searching (the rest: the game loop, PGN, startup).
+    let busy = tally.think_seconds / (seconds * concurrency as f64).max(1e-9);
     println!(
-        "{} games in {seconds:.1} s ({:.0} games/min); games in {}",
+        "{} games in {seconds:.1} s ({:.0} games/min; thinking {:.0}% of {concurrency} threads' time); games in {}",
         tally.games(),
         tally.games() as f64 * 60.0 / seconds.max(1e-9),
+        100.0 * busy,
         out.join("games.pgn").display()
     );
     let mut summary = tally.json(sprt.as_ref());

@@ -43,6 +43,8 @@ pub struct Tally {
     pub failures: [Failures; 2],
     /// Plies over all games (for the average game length).
     pub plies: u64,
+    /// Time the players spent thinking, over all moves (seconds).
+    pub think_seconds: f64,
 }
 
 /// The first side's score in a game where it had `first_color`.
@@ -61,6 +63,7 @@ impl Tally {
         for (game, first_color) in pair.games.iter().zip([Color::White, Color::Black]) {
             self.wld.add(score_of(game, first_color));
             self.plies += game.moves.len() as u64;
+            self.think_seconds += game.moves.iter().map(|m| m.thought.elapsed.as_secs_f64()).sum::<f64>();
             *self.terminations.entry(game.termination.to_string()).or_default() += 1;
             if let Some(culprit) = game.culprit {
                 let side = usize::from(culprit != first_color);
@@ -190,6 +193,7 @@ impl Tally {
             "nelo_error": nelo.error,
             "los": self.los(),
             "average_plies": self.plies as f64 / self.games().max(1) as f64,
+            "think_seconds": self.think_seconds,
             "terminations": self.terminations,
         });
         if let Some(sprt) = sprt {
