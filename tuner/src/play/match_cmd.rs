@@ -43,8 +43,8 @@ pub struct MatchArgs {
     /// OpenBench).
     #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"], allow_negative_numbers = true)]
     pub sprt: Option<Vec<f64>>,
-    /// What the SPRT's Elo bounds mean: logistic Elo, or normalised Elo (nElo, OpenBench's
-    /// default for new tests).
+    /// What the SPRT's Elo bounds mean: logistic Elo, or normalised Elo (nElo, fastchess's
+    /// `model=normalized`).
     #[arg(long, value_enum, default_value = "logistic")]
     pub elo_model: ModelArg,
     #[command(flatten)]
