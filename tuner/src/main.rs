@@ -13,6 +13,7 @@ mod optim;
 mod play;
 mod report;
 mod texel;
+mod workbook;
 
 use std::process::ExitCode;
 
@@ -48,6 +49,10 @@ enum Command {
     Gauntlet(play::gauntlet::GauntletArgs),
     /// Labelled positions from self-play, resumable: games.pgn and positions.epd for `tune texel`.
     Datagen(play::datagen::DatagenArgs),
+    /// The parameters as an Excel workbook: piece-square tables as coloured boards (raw, with the
+    /// material moved in, mirrored, as Rust arrays), differences to a baseline, the other terms
+    /// and the king-safety curve with charts.
+    Report(report::ReportArgs),
     /// Population-based incremental learning over self-play matches (planned).
     Pbil,
     /// Confident local optimisation over self-play matches (planned).
@@ -66,6 +71,7 @@ fn main() -> ExitCode {
         Command::Match(args) => play::match_cmd::run(args),
         Command::Gauntlet(args) => play::gauntlet::run(args),
         Command::Datagen(args) => play::datagen::run(args),
+        Command::Report(args) => report::run(args),
         planned => {
             eprintln!("tune {planned:?}: not implemented yet; it lands with its own issue (see the README).");
             return ExitCode::from(2);

@@ -1,4 +1,5 @@
-//! Run reports: a readable summary of a tuning run and its loss curve as a PNG.
+//! Run reports: a readable summary of a tuning run and its loss curve as a PNG, and `tune report`
+//! (the parameters as an Excel workbook, `workbook.rs`).
 
 use std::path::Path;
 
@@ -81,5 +82,32 @@ pub fn loss_curve(path: &Path, log: &[EpochLog]) -> Result<()> {
         .draw()
         .map_err(|e| anyhow!("{e}"))?;
     root.present().map_err(|e| anyhow!("{e}"))?;
+    Ok(())
+}
+
+/// Options of `tune report`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// The parameters to show.
+    #[arg(long, default_value = "params/eval.toml")]
+    pub params: std::path::PathBuf,
+    /// Another params file: adds a difference sheet per piece and the baseline's values beside the
+    /// other terms.
+    #[arg(long)]
+    pub baseline: Option<std::path::PathBuf>,
+    /// Report folder (created): eval.xlsx.
+    #[arg(long, default_value = "reports/eval")]
+    pub out: std::path::PathBuf,
+}
+
+/// `tune report`: writes the workbook of a params file.
+pub fn run(args: &ReportArgs) -> Result<()> {
+    use anyhow::Context;
+    let params = ParamSet::load(&args.params)?;
+    let baseline = args.baseline.as_deref().map(ParamSet::load).transpose()?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    let path = args.out.join("eval.xlsx");
+    crate::workbook::write(&params, baseline.as_ref(), &path)?;
+    println!("wrote {}", path.display());
     Ok(())
 }
