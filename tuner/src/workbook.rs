@@ -100,12 +100,11 @@ fn board(
         let r = r0 + 2 + row as u32;
         sheet.write_string_with_format(r, c0, (8 - row).to_string(), &f.header)?;
         for file in 0..8 {
-            sheet.write_number_with_format(
-                r,
-                c0 + 1 + file as u16,
-                values[square_of(row, file)],
-                &f.number,
-            )?;
+            let value = values[square_of(row, file)];
+            // Squares a piece never stands on (pawns on ranks 1 and 8) are left empty.
+            if !value.is_nan() {
+                sheet.write_number_with_format(r, c0 + 1 + file as u16, value, &f.number)?;
+            }
         }
     }
     let scale = ConditionalFormat3ColorScale::new()
@@ -123,10 +122,10 @@ fn used_squares(piece: &str) -> Vec<usize> {
 }
 
 /// The table with its mean over `used` squares moved into `material`: a piece on an average
-/// square is worth exactly its material. Unused squares stay 0.
+/// square is worth exactly its material. Unused squares are NaN (left empty in the sheet).
 pub fn normalised(table: &[i32], material: i32, used: &[usize]) -> Vec<f64> {
     let mean = used.iter().map(|&sq| table[sq] as f64).sum::<f64>() / used.len().max(1) as f64;
-    let mut out = vec![0.0; 64];
+    let mut out = vec![f64::NAN; 64];
     for &sq in used {
         out[sq] = material as f64 + table[sq] as f64 - mean;
     }
@@ -339,6 +338,7 @@ mod tests {
         match range.get_value((row, col)) {
             Some(Data::Float(x)) => *x,
             Some(Data::Int(x)) => *x as f64,
+            None | Some(Data::Empty) => f64::NAN,
             other => panic!("({row}, {col}): {other:?}"),
         }
     }
@@ -378,7 +378,8 @@ mod tests {
             assert!((mean - expected).abs() < 1e-9, "{piece}: {mean} vs {expected}");
             // Mirrored: symmetric left to right.
             let mirror = read_board(&range, MG_MIRRORED);
-            assert!((0..64).all(|sq| (mirror[sq] - mirror[sq ^ 7]).abs() < 1e-9));
+            assert!(used.iter().all(|&sq| (mirror[sq] - mirror[sq ^ 7]).abs() < 1e-9));
+            assert_eq!(mirror.iter().filter(|v| v.is_nan()).count(), 64 - used.len());
             // The Rust literal holds the table.
             let rust: Vec<String> = (RUST_ROW + 1..RUST_ROW + 11)
                 .map(|r| range.get_value((r, 0)).map(|d| d.to_string()).unwrap_or_default())
@@ -414,7 +415,7 @@ mod tests {
         table[8] = 60; // a2
         let norm = normalised(&table, 100, &used_squares("pawn"));
         assert_eq!(norm[8], 100.0 + 60.0 - 60.0 / 48.0);
-        assert_eq!(norm[0], 0.0, "rank 1 is unused by pawns");
+        assert!(norm[0].is_nan(), "rank 1 is unused by pawns");
         let mirror = mirrored(&norm);
         assert_eq!(mirror[8], mirror[15]);
         assert_eq!(mirror[8], (norm[8] + norm[15]) / 2.0);
