@@ -319,6 +319,8 @@ fn curve_sheet(sheet: &mut Worksheet, params: &ParamSet, f: &Formats) -> Result<
     }
     chart.x_axis().set_name("attack units");
     sheet.insert_chart(1, 4, &chart)?;
+    sheet.set_column_width(1, 12)?;
+    sheet.set_column_width(2, 12)?;
     sheet.set_freeze_panes(1, 0)?;
     Ok(())
 }
