@@ -20,6 +20,7 @@ use crate::params::ParamSet;
 use crate::search::SearchParams;
 
 pub use go::parse_go;
+pub use options::option_names;
 use options::Options;
 use worker::Worker;
 

@@ -1,19 +1,22 @@
 //! `tune`: the Whetstone tuning workbench.
 //!
 //! Modules follow the data flow: `dataset` (labelled positions) -> `model` (traces, objective)
-//! -> `optim` (Adam, local search) -> `texel` (the run) -> `export`/`report`; games (matches,
-//! gauntlets, self-play data) live in `play`. The black-box optimisers (PBIL, CLOP, SPSA) are
-//! planned; they say so and exit with status 2.
+//! -> `optim` (Adam, local search, PBIL, CLOP, SPSA over a tuning space) fed by `fitness` (Texel
+//! loss, self-play games, a command) -> the runs (`texel`, `blackbox/`) over the shared plumbing
+//! in `run` (folder, logs, checkpoints) -> `export`/`report`. Games (matches, gauntlets,
+//! self-play data, the self-play fitness) live in `play`.
 
 mod bench;
+mod blackbox;
 mod dataset;
 mod export;
+mod fitness;
 mod model;
 mod optim;
 mod play;
 mod report;
+mod run;
 mod texel;
-mod workbook;
 
 use std::process::ExitCode;
 
@@ -53,12 +56,12 @@ enum Command {
     /// material moved in, mirrored, as Rust arrays), differences to a baseline, the other terms
     /// and the king-safety curve with charts.
     Report(report::ReportArgs),
-    /// Population-based incremental learning over self-play matches (planned).
-    Pbil,
-    /// Confident local optimisation over self-play matches (planned).
-    Clop,
-    /// Simultaneous perturbation stochastic approximation over self-play matches (planned).
-    Spsa,
+    /// Population-based incremental learning (Baluja 1994) over the Texel loss, self-play games
+    /// or a command: `tune pbil --params params/eval.toml` is a complete short run.
+    Pbil(blackbox::pbil::PbilArgs),
+    /// Simultaneous perturbation stochastic approximation over game pairs, as fishtest and
+    /// OpenBench run it; reads and writes OpenBench's SPSA lines.
+    Spsa(blackbox::spsa::SpsaArgs),
 }
 
 fn main() -> ExitCode {
@@ -72,10 +75,8 @@ fn main() -> ExitCode {
         Command::Gauntlet(args) => play::gauntlet::run(args),
         Command::Datagen(args) => play::datagen::run(args),
         Command::Report(args) => report::run(args),
-        planned => {
-            eprintln!("tune {planned:?}: not implemented yet; it lands with its own issue (see the README).");
-            return ExitCode::from(2);
-        }
+        Command::Pbil(args) => blackbox::pbil::run(args),
+        Command::Spsa(args) => blackbox::spsa::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

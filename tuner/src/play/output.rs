@@ -4,8 +4,6 @@
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -68,18 +66,4 @@ pub fn game_bar(games: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-/// A flag raised by Ctrl-C: the run stops after the games in progress are abandoned, and what
-/// finished is reported and kept.
-pub fn interrupt_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let handler_flag = flag.clone();
-    // A second handler cannot be installed in the same process (tests run several runs): then
-    // Ctrl-C simply ends the process, which loses nothing already flushed.
-    let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
-    flag
-}
-
-/// The command line as typed, for the summary.
-pub fn command_line() -> String {
-    std::env::args().collect::<Vec<_>>().join(" ")
-}
+pub use crate::run::{command_line, interrupt_flag};

@@ -1,5 +1,7 @@
-//! Run reports: a readable summary of a tuning run and its loss curve as a PNG, and `tune report`
-//! (the parameters as an Excel workbook, `workbook.rs`).
+//! Reports: `tune report` and the report every tuning run leaves behind (the parameters as an
+//! Excel workbook, `workbook.rs`), a readable summary of a Texel run and its loss curve.
+
+pub mod workbook;
 
 use std::path::Path;
 
@@ -100,14 +102,26 @@ pub struct ReportArgs {
     pub out: std::path::PathBuf,
 }
 
-/// `tune report`: writes the workbook of a params file.
+/// `tune report`: writes the report of a params file.
 pub fn run(args: &ReportArgs) -> Result<()> {
-    use anyhow::Context;
     let params = ParamSet::load(&args.params)?;
     let baseline = args.baseline.as_deref().map(ParamSet::load).transpose()?;
-    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
-    let path = args.out.join("eval.xlsx");
-    crate::workbook::write(&params, baseline.as_ref(), &path)?;
-    println!("wrote {}", path.display());
+    let index = write_report(&params, baseline.as_ref(), None, &args.out)?;
+    println!("wrote {}", index.display());
     Ok(())
+}
+
+/// Writes the report of `params` (against `baseline`, with the logs of `run_dir`) into `out`;
+/// returns the page to open.
+pub fn write_report(
+    params: &ParamSet,
+    baseline: Option<&ParamSet>,
+    _run_dir: Option<&Path>,
+    out: &Path,
+) -> Result<std::path::PathBuf> {
+    use anyhow::Context;
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let path = out.join("eval.xlsx");
+    workbook::write(params, baseline, &path)?;
+    Ok(path)
 }

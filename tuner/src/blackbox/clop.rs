@@ -1,0 +1,229 @@
+//! `tune clop`: Coulom's Confident Local Optimization over game outcomes (self-play or a
+//! command), and `--problem`, the paper's artificial test problems with the expected simple
+//! regret. Samples are drawn in batches and played in parallel; each game's outcome is recorded
+//! against the point it was played at; the estimate is the weighted mean of the samples.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::{FitnessKind, Setup, TuneArgs};
+use crate::fitness::{step_seed, Fitness, Games, Trial};
+use crate::optim::clop::{Clop, ClopSettings, Correlations, Outcome};
+use crate::optim::clop_problems::{simple_regret, Problem};
+use crate::play::stats::{elo_from_score, GameScore};
+use crate::run::{interrupt_flag, progress_bar};
+
+/// CLOP (Coulom, ACG 2011): a quadratic logistic regression of the game outcome over the
+/// parameters, samples drawn where the regression is confident the optimum may be, and the
+/// weighted mean of those samples as the estimate. For a few parameters at a time (it fits
+/// (n+1)(n+2)/2 coefficients with full correlations), over games: --fitness selfplay (default)
+/// or command.
+///
+/// `tune clop --problem log --games 10000 --runs 100` runs the paper's test problems instead and
+/// prints the expected simple regret.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ClopArgs {
+    #[command(flatten)]
+    pub common: TuneArgs,
+    /// Quadratic terms: all cross-terms (`all`) or none (`diagonal`, for more parameters).
+    #[arg(long, value_enum, default_value = "all")]
+    pub correlations: CorrelationsArg,
+    /// Confidence of the sampling region in standard deviations (the paper's H).
+    #[arg(long, default_value_t = ClopSettings::default().h)]
+    pub h: f64,
+    /// Samples per batch, played in parallel from the same state (fixed, so a run does not
+    /// depend on the thread count).
+    #[arg(long, default_value_t = 8)]
+    pub batch: u64,
+    /// Run an artificial test problem of the paper instead of tuning: `--games` per run,
+    /// `--runs` runs; prints the expected simple regret.
+    #[arg(long, value_name = "NAME")]
+    pub problem: Option<String>,
+    /// Runs of --problem.
+    #[arg(long, default_value_t = 100)]
+    pub runs: usize,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CorrelationsArg {
+    All,
+    Diagonal,
+}
+
+/// One batch's log line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClopLog {
+    pub samples: u64,
+    pub games: u64,
+    /// The regression's expected win rate at the estimate, with its interval.
+    pub win_rate: f64,
+    pub win_rate_low: f64,
+    pub win_rate_high: f64,
+    /// The win rate as Elo against the reference.
+    pub elo: f64,
+    /// The score of all games so far.
+    pub score: f64,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct State {
+    clop: Clop,
+    games: Games,
+    log: Vec<ClopLog>,
+}
+
+impl ClopArgs {
+    fn settings(&self) -> ClopSettings {
+        ClopSettings {
+            correlations: match self.correlations {
+                CorrelationsArg::All => Correlations::All,
+                CorrelationsArg::Diagonal => Correlations::Diagonal,
+            },
+            h: self.h,
+            ..ClopSettings::default()
+        }
+    }
+}
+
+pub fn run(args: &ClopArgs) -> Result<()> {
+    if let Some(name) = &args.problem {
+        return problem(args, name);
+    }
+    let setup = args.common.setup("clop", FitnessKind::Selfplay)?;
+    if matches!(setup.fitness, Fitness::Texel(_)) {
+        bail!("CLOP fits game outcomes: use --fitness selfplay or --fitness command (PBIL and SPSA take the Texel loss)");
+    }
+    let budget = args.common.games.unwrap_or(2000);
+    let state = optimise(args, &setup, budget, None)?;
+    let estimate = state.clop.estimate();
+    let values = setup.space.from_unit(&estimate.mean);
+    let extra = serde_json::json!({
+        "fitness": setup.fitness.describe(),
+        "samples": estimate.samples,
+        "win_rate": estimate.win_rate,
+        "win_rate_interval": [estimate.win_rate_low, estimate.win_rate_high],
+        "elo": elo_from_score(estimate.win_rate.clamp(1e-3, 1.0 - 1e-3)),
+        "wins": state.games.wins,
+        "losses": state.games.losses,
+        "draws": state.games.draws,
+        "failed_games": state.games.failed,
+    });
+    println!(
+        "estimate: win rate {:.3} [{:.3}, {:.3}] against the start over {} samples",
+        estimate.win_rate, estimate.win_rate_low, estimate.win_rate_high, estimate.samples
+    );
+    setup.run.write_meta("clop", &format!("{args:?}"), args.common.resume, Some(extra.clone()))?;
+    setup.finish(&values, state.games.played(), extra)
+}
+
+/// Plays until `budget` games (or `halt_at`, as a kill would, in tests).
+fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -> Result<State> {
+    let Fitness::Games(fitness) = &setup.fitness else { bail!("CLOP needs games") };
+    let run = &setup.run;
+    let mut state = if args.common.resume {
+        let state: State = run.load_checkpoint()?;
+        eprintln!("resuming after {} samples", state.clop.samples());
+        state
+    } else {
+        State {
+            clop: Clop::new(setup.space.len(), args.settings()),
+            games: Games::default(),
+            log: Vec::new(),
+        }
+    };
+    run.write_meta("clop", &format!("{args:?}"), args.common.resume, None)?;
+    if args.common.resume {
+        run.trim_trajectory(state.clop.samples())?;
+    } else {
+        std::fs::remove_file(run.file("trajectory.csv")).ok();
+        run.append_trajectory("samples", &setup.space.names(), 0, &setup.space.starts())?;
+    }
+    eprintln!("CLOP: {} values, {budget} games; fitness: {}", setup.space.len(), fitness.describe());
+    let stop = interrupt_flag();
+    let bar = progress_bar(budget, "games", args.common.play.quiet);
+    let games_done = |s: &State| s.games.played() + s.games.failed;
+    bar.set_position(games_done(&state));
+    let per_sample = fitness.games_per_trial(1) as u64;
+    while games_done(&state) < halt_at.unwrap_or(budget).min(budget) {
+        let started = Instant::now();
+        let first = state.clop.samples() as u64;
+        let left = (budget - games_done(&state)).div_ceil(per_sample);
+        let points: Vec<Vec<f64>> = (0..args.batch.max(1).min(left))
+            .map(|i| state.clop.sample(&mut ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, first + i))))
+            .collect();
+        let trials: Vec<Trial> = points
+            .iter()
+            .map(|u| Trial { candidate: setup.space.from_unit(u), opponent: None, games: 1 })
+            .collect();
+        let results = match fitness.play(&trials, step_seed(args.common.play.seed ^ 0x5eed, first), &stop, &mut |_| {}) {
+            Ok(r) => r,
+            Err(e) if stop.load(Ordering::SeqCst) => {
+                bar.abandon();
+                bail!("{e}; the checkpoint holds {} samples: continue with --resume", state.clop.samples())
+            }
+            Err(e) => return Err(e),
+        };
+        for (u, games) in points.iter().zip(&results) {
+            for score in games.outcomes() {
+                state.clop.record(
+                    u,
+                    match score {
+                        GameScore::Win => Outcome::Win,
+                        GameScore::Loss => Outcome::Loss,
+                        GameScore::Draw => Outcome::Draw,
+                    },
+                );
+            }
+            state.games.add(games);
+        }
+        let estimate = state.clop.estimate();
+        state.log.push(ClopLog {
+            samples: state.clop.samples() as u64,
+            games: state.games.played(),
+            win_rate: estimate.win_rate,
+            win_rate_low: estimate.win_rate_low,
+            win_rate_high: estimate.win_rate_high,
+            elo: elo_from_score(estimate.win_rate.clamp(1e-3, 1.0 - 1e-3)),
+            score: state.games.score(),
+            seconds: started.elapsed().as_secs_f64(),
+        });
+        bar.set_position(games_done(&state));
+        bar.set_message(format!(
+            "expected win rate {:.3} [{:.3}, {:.3}]",
+            estimate.win_rate, estimate.win_rate_low, estimate.win_rate_high
+        ));
+        run.write_log(&state.log)?;
+        run.append_trajectory("samples", &setup.space.names(), state.clop.samples(), &setup.space.from_unit(&estimate.mean))?;
+        run.save_checkpoint(&state)?;
+        if stop.load(Ordering::SeqCst) {
+            bar.abandon();
+            bail!("interrupted after {} samples: continue with --resume", state.clop.samples());
+        }
+    }
+    bar.finish_and_clear();
+    Ok(state)
+}
+
+/// `--problem`: the expected simple regret of CLOP on one of the paper's test problems.
+fn problem(args: &ClopArgs, name: &str) -> Result<()> {
+    let problem = Problem::parse(name)?;
+    let games = args.common.games.unwrap_or(10_000);
+    let started = Instant::now();
+    let r = simple_regret(&problem, &args.settings(), games, args.runs.max(1), args.common.play.seed);
+    println!(
+        "{name} ({} dimensions), {games} games, {} runs: expected simple regret {:.5} ± {:.5} (median {:.5}) in {:.1} s",
+        problem.dims(),
+        r.runs,
+        r.mean_regret,
+        r.std_error,
+        r.median_regret,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

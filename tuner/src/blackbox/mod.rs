@@ -1,0 +1,280 @@
+//! The black-box tuners' runs: `tune pbil`, `tune clop`, `tune spsa`, one file each, over the
+//! options and set-up they share here: what to tune (a params file and search constants chosen by
+//! glob, or an OpenBench space file), the fitness (Texel loss, self-play games, a command), the
+//! run folder, and the end of every run (`result.json`, the tuned params as TOML and Rust, the
+//! OpenBench lines, the report).
+
+// pub mod clop;
+pub mod pbil;
+pub mod spsa;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use whetstone::params::ParamSet;
+use whetstone::search::SearchParams;
+
+use crate::fitness::command::CommandFitness;
+use crate::fitness::selfplay::SelfPlay;
+use crate::fitness::texel::TexelFitness;
+use crate::fitness::{Fitness, GameFitness};
+use crate::optim::space::{Slot, Space};
+use crate::play::args::PlayArgs;
+use crate::play::limit::MoveLimit;
+use crate::run::{format_value, RunDir};
+
+/// The bundled data the Texel fitness reads by default: positions from our own self-play games,
+/// on which Texel tuning gained the most (see the README).
+pub const DEFAULT_DATA: &str = "datasets/whetstone-selfplay-113k.epd";
+/// Nodes per move of the self-play fitness when no limit is given.
+pub const DEFAULT_NODES: u64 = 5000;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum FitnessKind {
+    /// The Texel loss over --data (evaluation weights only; milliseconds per candidate).
+    Texel,
+    /// Games of our engine in this process against the starting values, at --nodes/--tc.
+    Selfplay,
+    /// Any program by CLOP's connection-script contract (--command, --space).
+    Command,
+}
+
+/// Options every black-box tuner shares.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TuneArgs {
+    /// Evaluation params file: starting values and bounds.
+    #[arg(long, default_value = "params/eval.toml")]
+    pub params: PathBuf,
+    /// Search constants (params/search.toml format). Without --only, these are what is tuned.
+    #[arg(long, value_name = "FILE")]
+    pub search_params: Option<PathBuf>,
+    /// Terms to tune, by name or glob over the terms of --params and --search-params (`pst.*`,
+    /// `mobility.knight`, `nmp.*`) [default: every tunable evaluation weight, or every search
+    /// constant when --search-params is given].
+    #[arg(long, num_args = 1.., value_name = "GLOB")]
+    pub only: Vec<String>,
+    /// Where scores come from [default: texel for PBIL, selfplay for CLOP and SPSA].
+    #[arg(long, value_enum)]
+    pub fitness: Option<FitnessKind>,
+    /// Labelled positions for --fitness texel.
+    #[arg(long, num_args = 1.., default_value = DEFAULT_DATA)]
+    pub data: Vec<PathBuf>,
+    /// Fraction of --data held out (its loss is logged, never tuned on).
+    #[arg(long, default_value_t = 0.1)]
+    pub valid_fraction: f64,
+    /// --fitness command: the program and its first arguments, split as a shell splits words.
+    /// It is run once per game as `PROGRAM ARGS... <worker-id> <seed> <name1> <value1> ...` and
+    /// must print W, L or D (the tuned side's result) on its last line.
+    #[arg(long, value_name = "'PROGRAM ARGS...'")]
+    pub command: Option<String>,
+    /// --fitness command: the parameters, in OpenBench's SPSA input format, one per line:
+    /// `name, int|float, default, min, max, c_end, r_end`.
+    #[arg(long, value_name = "FILE")]
+    pub space: Option<PathBuf>,
+    /// --fitness command: further attempts at a game whose command failed; a game that fails
+    /// every attempt is counted as failed and reported.
+    #[arg(long, default_value_t = 2)]
+    pub retries: u32,
+    /// The budget in games for the game fitnesses (self-play, command).
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Run folder [default: reports/<tuner>].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the run in --out from its checkpoint.
+    #[arg(long)]
+    pub resume: bool,
+    /// Game options (self-play fitness) and --concurrency, --seed, --quiet for every fitness.
+    #[command(flatten)]
+    pub play: PlayArgs,
+}
+
+/// What a tuner run starts from.
+pub struct Setup {
+    pub space: Space,
+    pub eval: ParamSet,
+    pub search: ParamSet,
+    pub fitness: Fitness,
+    pub run: RunDir,
+    /// Whether the space came from the params files (so the result is written back as params).
+    pub from_params: bool,
+}
+
+impl TuneArgs {
+    pub fn out(&self, tool: &str) -> PathBuf {
+        self.out.clone().unwrap_or_else(|| Path::new("reports").join(tool))
+    }
+
+    /// The space, the fitness and the run folder; every error before anything runs.
+    pub fn setup(&self, tool: &str, default_fitness: FitnessKind) -> Result<Setup> {
+        let kind = self.fitness.unwrap_or(default_fitness);
+        let eval = ParamSet::load(&self.params)?;
+        eval.check_layout(&ParamSet::baked(), &self.params.display().to_string())?;
+        let search = match &self.search_params {
+            Some(path) => {
+                let set = ParamSet::load(path)?;
+                SearchParams::from_set(&set).with_context(|| format!("search constants in {}", path.display()))?;
+                set
+            }
+            None => SearchParams::built_in_set(),
+        };
+        let (space, from_params) = if kind == FitnessKind::Command {
+            let Some(path) = &self.space else { bail!("--fitness command needs --space FILE (OpenBench SPSA lines)") };
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            (Space::parse_openbench(&text, &path.display().to_string())?, false)
+        } else {
+            (self.select(&eval, &search)?, true)
+        };
+        let fitness = match kind {
+            FitnessKind::Texel => {
+                eprintln!("tracing {} ...", self.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+                Fitness::Texel(TexelFitness::load(&eval, &space, &self.data, self.valid_fraction, self.play.seed, !self.play.quiet)?)
+            }
+            FitnessKind::Selfplay => Fitness::Games(Box::new(self.selfplay(&space, &eval, &search)?)),
+            FitnessKind::Command => {
+                let Some(command) = &self.command else { bail!("--fitness command needs --command 'PROGRAM ARGS...'") };
+                let fitness = CommandFitness::new(command, space.clone(), self.play.concurrency(), self.retries)?;
+                Fitness::Games(Box::new(fitness) as Box<dyn GameFitness>)
+            }
+        };
+        let run = RunDir::create(&self.out(tool))?;
+        Ok(Setup { space, eval, search, fitness, run, from_params })
+    }
+
+    /// The values to tune: --only globs over both sets' term names; each glob must match.
+    fn select(&self, eval: &ParamSet, search: &ParamSet) -> Result<Space> {
+        let (eval_slots, search_slots) = if self.only.is_empty() {
+            if self.search_params.is_some() {
+                (vec![], search.select(&[])?)
+            } else {
+                (eval.select(&[])?, vec![])
+            }
+        } else {
+            for glob in &self.only {
+                if eval.select(&[glob])?.is_empty() && search.select(&[glob])?.is_empty() {
+                    bail!(
+                        "--only `{glob}` matches no tunable term of {} or the search constants{}",
+                        self.params.display(),
+                        self.search_params.as_ref().map(|p| format!(" ({})", p.display())).unwrap_or_default()
+                    );
+                }
+            }
+            let globs: Vec<&str> = self.only.iter().map(String::as_str).collect();
+            (eval.select(&globs)?, search.select(&globs)?)
+        };
+        let space = Space::from_sets(eval, &eval_slots, Some((search, &search_slots)));
+        if space.dims.is_empty() {
+            bail!("nothing to tune: no tunable values are selected");
+        }
+        Ok(space)
+    }
+
+    fn selfplay(&self, space: &Space, eval: &ParamSet, search: &ParamSet) -> Result<SelfPlay> {
+        let mut settings = self.play.settings().or_else(|e| {
+            if self.play.nodes.is_none() && self.play.depth.is_none() && self.play.tc.is_none() {
+                let mut play = self.play.clone();
+                play.nodes = Some(DEFAULT_NODES);
+                play.settings()
+            } else {
+                Err(e)
+            }
+        })?;
+        if let MoveLimit::Clock(_) = settings.limit {
+            settings.hang_timeout = std::time::Duration::from_secs(60);
+        }
+        Ok(SelfPlay {
+            space: space.clone(),
+            eval: eval.clone(),
+            search: search.clone(),
+            settings,
+            openings: self.play.openings()?.0,
+            concurrency: self.play.concurrency(),
+            hash_mb: self.play.hash.unwrap_or(8),
+        })
+    }
+}
+
+impl Setup {
+    /// Whether any tuned value is an evaluation weight / a search constant.
+    fn tunes(&self, eval: bool) -> bool {
+        self.space.dims.iter().any(|d| matches!((d.slot, eval), (Slot::Eval(_), true) | (Slot::Search(_), false)))
+    }
+
+    /// The end of a run: `result.json` ({"values": {name: value}, "games": n, ...}), the OpenBench
+    /// lines, the tuned params as TOML and Rust modules, the report.
+    pub fn finish(&self, values: &[f64], games: u64, extra: serde_json::Value) -> Result<()> {
+        let playable = self.space.playable(values);
+        let mut named = serde_json::Map::new();
+        for (d, v) in self.space.dims.iter().zip(&playable) {
+            named.insert(d.name.clone(), serde_json::json!(v));
+        }
+        let mut result = serde_json::json!({ "values": named, "games": games });
+        if let (Some(map), serde_json::Value::Object(more)) = (result.as_object_mut(), extra) {
+            map.extend(more);
+        }
+        self.run.write_json("result.json", &result)?;
+        self.run.write("openbench.txt", &self.space.to_openbench(&playable))?;
+        let mut written = vec!["result.json", "openbench.txt"];
+        if self.from_params {
+            let (mut eval, mut search) = (self.eval.clone(), self.search.clone());
+            self.space.apply(&playable, &mut eval, &mut search);
+            if self.tunes(true) {
+                let toml = self.run.export(&eval, "tuned", "eval_params.rs")?;
+                written.extend(["tuned.toml", "eval_params.rs"]);
+                eprintln!("bake the evaluation into the engine with: tune export --params {}", toml.display());
+            }
+            if self.tunes(false) {
+                self.run.export(&search, "search", "search_params.rs")?;
+                written.extend(["search.toml", "search_params.rs"]);
+            }
+            self.run.report(&eval, Some(&self.eval));
+        }
+        let largest = self.largest_changes(&playable, 12);
+        if !largest.is_empty() {
+            println!("largest changes:\n{largest}");
+        }
+        println!("wrote {} in {}", written.join(", "), self.run.path().display());
+        Ok(())
+    }
+
+    /// The values that moved most, relative to their range.
+    pub fn largest_changes(&self, values: &[f64], n: usize) -> String {
+        let mut moved: Vec<(usize, f64)> = self
+            .space
+            .dims
+            .iter()
+            .zip(values)
+            .enumerate()
+            .map(|(i, (d, v))| (i, (v - d.start) / (d.max - d.min).max(1e-12)))
+            .filter(|(_, r)| *r != 0.0)
+            .collect();
+        moved.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
+        moved
+            .iter()
+            .take(n)
+            .map(|&(i, _)| {
+                let d = &self.space.dims[i];
+                format!("  {:<36} {:>8} -> {:>8}\n", d.name, format_value(d.start), format_value(values[i]))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+pub mod tests {
+    use std::path::PathBuf;
+
+    /// The first 4,000 positions of the bundled TCEC set, written once per test process.
+    pub fn small_dataset() -> PathBuf {
+        static PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+        PATH.get_or_init(|| {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+            let text = std::fs::read_to_string(root.join("datasets/tcec-quiet-50k.epd")).unwrap();
+            let lines: Vec<&str> = text.lines().take(4000).collect();
+            let path = std::env::temp_dir().join(format!("whetstone-small-{}.epd", std::process::id()));
+            std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+            path
+        })
+        .clone()
+    }
+}

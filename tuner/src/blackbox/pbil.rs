@@ -1,0 +1,336 @@
+//! `tune pbil`: population-based incremental learning over the flat vector. Each generation
+//! samples a population from the probability vector, scores it (the Texel loss of every
+//! individual, or each individual's games against the starting values), and learns from the best
+//! and worst. Logs the best and mean fitness and the vector's entropy per generation, stops at
+//! the generation limit or when the entropy says the vector has decided, checkpoints every
+//! generation.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::{FitnessKind, Setup, TuneArgs};
+use crate::fitness::{step_seed, Fitness, Games, Trial};
+use crate::optim::pbil::{Pbil, PbilSettings};
+use crate::play::stats::elo_from_score;
+use crate::run::{interrupt_flag, progress_bar};
+
+/// Population-based incremental learning (Baluja 1994): Gray-coded values, a probability per
+/// bit, learning toward each generation's best individual and away from its worst.
+///
+/// The default run is `tune pbil --params params/eval.toml`: every tunable evaluation weight,
+/// scored by the Texel loss over the bundled self-play positions, 32 individuals for 150
+/// generations (a few minutes on 2 cores). Results go to reports/pbil: tuned.toml and
+/// eval_params.rs, result.json, log.csv/log.json, trajectory.csv, the report.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PbilArgs {
+    #[command(flatten)]
+    pub common: TuneArgs,
+    /// Generations [default: 150 with the Texel loss; with games, --games / (population x
+    /// games per individual)].
+    #[arg(long)]
+    pub generations: Option<usize>,
+    /// Individuals per generation.
+    #[arg(long, default_value_t = PbilSettings::default().population)]
+    pub population: usize,
+    /// Games each individual plays against the starting values per generation (game fitnesses;
+    /// self-play rounds up to pairs).
+    #[arg(long, default_value_t = 2)]
+    pub games_per_individual: u32,
+    /// Step of the probabilities toward the best individual (Baluja and Caruana 1995: 0.1).
+    #[arg(long, default_value_t = PbilSettings::default().learning_rate)]
+    pub learning_rate: f64,
+    /// Extra step toward the best where the worst individual differs (0.075).
+    #[arg(long, default_value_t = PbilSettings::default().negative_learning_rate)]
+    pub negative_learning_rate: f64,
+    /// Chance per bit per generation of a mutation of its probability (0.02).
+    #[arg(long, default_value_t = PbilSettings::default().mutation_probability)]
+    pub mutation_probability: f64,
+    /// Size of a mutation (0.05).
+    #[arg(long, default_value_t = PbilSettings::default().mutation_shift)]
+    pub mutation_shift: f64,
+    /// Initial probability of each bit of the starting values; 0.5 is textbook PBIL (uniform
+    /// over the bounds), higher starts near the current values.
+    #[arg(long, default_value_t = PbilSettings::default().start_confidence)]
+    pub start_confidence: f64,
+    /// Integers: code only the 2·W+1 values around each start and move a value's window to its
+    /// estimate once its bits have decided (0: the whole range, textbook PBIL).
+    #[arg(long, default_value_t = 0, value_name = "W")]
+    pub window: u32,
+    /// Stop when the mean entropy per bit falls below this (the vector has decided).
+    #[arg(long, default_value_t = 0.02)]
+    pub converged: f64,
+}
+
+/// One generation's log line. Loss columns belong to the Texel fitness, score columns to games;
+/// the others are NaN.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PbilLog {
+    pub generation: usize,
+    pub best_loss: f64,
+    pub mean_loss: f64,
+    /// Training loss of the best individual so far (the result).
+    pub result_loss: f64,
+    pub result_valid_loss: f64,
+    pub best_score: f64,
+    pub mean_score: f64,
+    /// The population's mean score against the start, as Elo.
+    pub mean_elo: f64,
+    pub entropy: f64,
+    /// Values whose window moved this generation.
+    pub recentred: usize,
+    pub games: u64,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct State {
+    generation: usize,
+    pbil: Pbil,
+    /// The best individual so far and its loss (Texel fitness).
+    best: Option<(Vec<f64>, f64)>,
+    games: Games,
+    log: Vec<PbilLog>,
+    converged: bool,
+}
+
+impl PbilArgs {
+    fn settings(&self) -> PbilSettings {
+        PbilSettings {
+            population: self.population.max(2),
+            learning_rate: self.learning_rate,
+            negative_learning_rate: self.negative_learning_rate,
+            mutation_probability: self.mutation_probability,
+            mutation_shift: self.mutation_shift,
+            start_confidence: self.start_confidence,
+            window: (self.window > 0).then_some(self.window),
+        }
+    }
+}
+
+pub fn run(args: &PbilArgs) -> Result<()> {
+    let setup = args.common.setup("pbil", FitnessKind::Texel)?;
+    let generations = match (&setup.fitness, args.generations, args.common.games) {
+        (_, Some(g), _) => g,
+        (Fitness::Games(g), None, Some(games)) => {
+            let per = args.population.max(2) as u64 * g.games_per_trial(args.games_per_individual) as u64;
+            games.div_ceil(per) as usize
+        }
+        (Fitness::Games(_), None, None) => 30,
+        (Fitness::Texel(_), None, _) => 150,
+    };
+    let state = optimise(args, &setup, generations)?;
+    let (values, extra) = match (&setup.fitness, &state.best) {
+        (Fitness::Texel(t), Some((x, loss))) => (
+            x.clone(),
+            serde_json::json!({
+                "fitness": setup.fitness.describe(),
+                "start_loss": t.loss(&setup.space.starts()),
+                "loss": loss,
+                "start_valid_loss": t.valid_loss(&setup.space.starts()),
+                "valid_loss": t.valid_loss(x),
+                "generations": state.generation,
+                "converged": state.converged,
+            }),
+        ),
+        _ => (
+            state.pbil.estimate(),
+            serde_json::json!({
+                "fitness": setup.fitness.describe(),
+                "generations": state.generation,
+                "converged": state.converged,
+                "failed_games": state.games.failed,
+            }),
+        ),
+    };
+    setup.run.write_meta("pbil", &format!("{args:?}"), args.common.resume, Some(extra.clone()))?;
+    setup.finish(&values, state.games.played(), extra)
+}
+
+fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State> {
+    let run = &setup.run;
+    let mut state = if args.common.resume {
+        let state: State = run.load_checkpoint()?;
+        eprintln!("resuming at generation {}", state.generation);
+        state
+    } else {
+        State {
+            generation: 0,
+            pbil: Pbil::new(&setup.space, args.settings()),
+            // The start is the best so far: the result is never worse than where the run began.
+            best: match &setup.fitness {
+                Fitness::Texel(t) => Some((setup.space.starts(), t.loss(&setup.space.starts()))),
+                Fitness::Games(_) => None,
+            },
+            games: Games::default(),
+            log: Vec::new(),
+            converged: false,
+        }
+    };
+    run.write_meta("pbil", &format!("{args:?}"), args.common.resume, None)?;
+    if args.common.resume {
+        run.trim_trajectory(state.generation)?;
+    } else {
+        std::fs::remove_file(run.file("trajectory.csv")).ok();
+        run.append_trajectory("generation", &setup.space.names(), 0, &setup.space.starts())?;
+    }
+    eprintln!(
+        "PBIL: {} values in {} bits, population {}, {generations} generations; fitness: {}",
+        setup.space.len(),
+        state.pbil.bit_count(),
+        state.pbil.settings.population,
+        setup.fitness.describe()
+    );
+    let stop = interrupt_flag();
+    let bar = progress_bar(generations as u64, "generation", args.common.play.quiet);
+    bar.set_position(state.generation as u64);
+    while state.generation < generations && !state.converged {
+        let started = Instant::now();
+        let mut rng = ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, state.generation as u64));
+        let population: Vec<Vec<bool>> =
+            (0..state.pbil.settings.population).map(|_| state.pbil.sample(&mut rng)).collect();
+        let values: Vec<Vec<f64>> = population.iter().map(|bits| state.pbil.decode(bits)).collect();
+        let mut entry = PbilLog {
+            generation: state.generation + 1,
+            best_loss: f64::NAN,
+            mean_loss: f64::NAN,
+            result_loss: f64::NAN,
+            result_valid_loss: f64::NAN,
+            best_score: f64::NAN,
+            mean_score: f64::NAN,
+            mean_elo: f64::NAN,
+            entropy: 0.0,
+            recentred: 0,
+            games: 0,
+            seconds: 0.0,
+        };
+        // Higher is better.
+        let fitness: Vec<f64> = match &setup.fitness {
+            Fitness::Texel(t) => {
+                let losses = t.losses(&values);
+                let (i, &low) =
+                    losses.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).expect("a population");
+                if state.best.as_ref().is_none_or(|(_, best)| low < *best) {
+                    state.best = Some((values[i].clone(), low));
+                }
+                let (best, best_loss) = state.best.as_ref().expect("set above");
+                entry.best_loss = low;
+                entry.mean_loss = losses.iter().sum::<f64>() / losses.len() as f64;
+                entry.result_loss = *best_loss;
+                entry.result_valid_loss = t.valid_loss(best);
+                losses.iter().map(|l| -l).collect()
+            }
+            Fitness::Games(g) => {
+                let trials: Vec<Trial> = values
+                    .iter()
+                    .map(|x| Trial { candidate: x.clone(), opponent: None, games: args.games_per_individual })
+                    .collect();
+                let seed = step_seed(args.common.play.seed ^ 0x5eed, state.generation as u64);
+                let results = match g.play(&trials, seed, &stop, &mut |_| {}) {
+                    Ok(r) => r,
+                    Err(e) if stop.load(std::sync::atomic::Ordering::SeqCst) => {
+                        bar.abandon();
+                        anyhow::bail!("{e}; the checkpoint holds generation {}: continue with --resume", state.generation)
+                    }
+                    Err(e) => return Err(e),
+                };
+                let mut all = Games::default();
+                results.iter().for_each(|r| all.add(r));
+                state.games.add(&all);
+                let scores: Vec<f64> = results.iter().map(Games::score).collect();
+                entry.best_score = scores.iter().cloned().fold(f64::MIN, f64::max);
+                entry.mean_score = all.score();
+                entry.mean_elo = elo_from_score(all.score().clamp(1e-3, 1.0 - 1e-3));
+                scores
+            }
+        };
+        let best = (0..fitness.len()).max_by(|&i, &j| fitness[i].total_cmp(&fitness[j]).then(j.cmp(&i))).unwrap_or(0);
+        let worst = (0..fitness.len()).min_by(|&i, &j| fitness[i].total_cmp(&fitness[j]).then(i.cmp(&j))).unwrap_or(0);
+        state.pbil.learn(&population[best], &population[worst], &mut rng);
+        entry.recentred = state.pbil.recentre(0.05);
+        state.generation += 1;
+        entry.entropy = state.pbil.entropy();
+        entry.games = state.games.played();
+        entry.seconds = started.elapsed().as_secs_f64();
+        state.converged = entry.entropy < args.converged;
+        let current = state.best.as_ref().map(|(x, _)| x.clone()).unwrap_or_else(|| state.pbil.estimate());
+        bar.set_message(match &setup.fitness {
+            Fitness::Texel(_) => format!("best loss {:.6}, entropy {:.3}", entry.result_loss, entry.entropy),
+            Fitness::Games(_) => {
+                format!("mean score {:.3} ({:+.0} Elo), entropy {:.3}", entry.mean_score, entry.mean_elo, entry.entropy)
+            }
+        });
+        bar.set_position(state.generation as u64);
+        state.log.push(entry);
+        run.write_log(&state.log)?;
+        run.append_trajectory("generation", &setup.space.names(), state.generation, &current)?;
+        run.save_checkpoint(&state)?;
+        if stop.load(std::sync::atomic::Ordering::SeqCst) {
+            bar.abandon();
+            anyhow::bail!("interrupted after generation {}: continue with --resume", state.generation);
+        }
+    }
+    bar.finish_and_clear();
+    if state.converged {
+        eprintln!("converged at generation {} (entropy below {})", state.generation, args.converged);
+    }
+    Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: PbilArgs,
+    }
+
+    fn args(out: &std::path::Path, extra: &[&str]) -> PbilArgs {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut argv = vec![
+            "pbil".to_string(),
+            "--params".into(),
+            root.join("params/eval.toml").display().to_string(),
+            "--data".into(),
+            super::super::tests::small_dataset().display().to_string(),
+            "--out".into(),
+            out.display().to_string(),
+            "--quiet".into(),
+        ];
+        argv.extend(extra.iter().map(|s| s.to_string()));
+        Cli::parse_from(argv).args
+    }
+
+    #[test]
+    fn a_resumed_texel_run_equals_an_uninterrupted_one_and_lowers_the_loss() {
+        let dir = std::env::temp_dir().join(format!("whetstone-pbil-{}", std::process::id()));
+        let only = ["--only", "material", "tempo", "--population", "8"];
+        let straight = args(&dir.join("a"), &[&only[..], &["--generations", "6"]].concat());
+        let setup = straight.common.setup("pbil", FitnessKind::Texel).unwrap();
+        let a = optimise(&straight, &setup, 6).unwrap();
+        let first = args(&dir.join("b"), &[&only[..], &["--generations", "3"]].concat());
+        let setup_b = first.common.setup("pbil", FitnessKind::Texel).unwrap();
+        optimise(&first, &setup_b, 3).unwrap();
+        let resumed = args(&dir.join("b"), &[&only[..], &["--generations", "6", "--resume"]].concat());
+        let b = optimise(&resumed, &setup_b, 6).unwrap();
+        assert_eq!((&a.pbil, &a.best, a.generation), (&b.pbil, &b.best, b.generation));
+        let losses = |s: &State| s.log.iter().map(|e| (e.best_loss, e.mean_loss, e.entropy)).collect::<Vec<_>>();
+        assert_eq!(losses(&a), losses(&b));
+        assert_eq!(a.log.len(), 6);
+        let trajectory = |d: &str| std::fs::read_to_string(dir.join(d).join("trajectory.csv")).unwrap();
+        assert_eq!(trajectory("a"), trajectory("b"));
+        let Fitness::Texel(t) = &setup.fitness else { panic!("texel") };
+        assert!(a.best.as_ref().unwrap().1 <= t.loss(&setup.space.starts()));
+        let csv = std::fs::read_to_string(dir.join("a/log.csv")).unwrap();
+        assert!(csv.starts_with("generation,best_loss"), "{csv}");
+        assert_eq!(std::fs::read_to_string(dir.join("a/trajectory.csv")).unwrap().lines().count(), 8);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

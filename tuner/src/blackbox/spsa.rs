@@ -1,0 +1,329 @@
+//! `tune spsa`: simultaneous perturbation over self-play game pairs (or a command's games, or the
+//! Texel loss), as fishtest and OpenBench run it. Iterations run in batches of pairs played in
+//! parallel, all perturbed around the theta at the batch's start and applied in order, so a run
+//! is the same at any thread count. Reads and writes OpenBench's SPSA input lines, so a tuning
+//! can move to OpenBench's workers and come back.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use whetstone::params::ParamSet;
+use whetstone::search::SearchParams;
+
+use super::{FitnessKind, Setup, TuneArgs};
+use crate::fitness::{step_seed, Fitness, Games, Trial};
+use crate::optim::space::import_openbench;
+use crate::optim::spsa::{Perturbation, Spsa};
+use crate::run::{interrupt_flag, progress_bar, RunDir};
+
+/// Simultaneous perturbation stochastic approximation: every iteration perturbs all selected
+/// values at once by ±c_k, plays the plus vector against the minus vector (a game pair), and
+/// moves each value toward the winner.
+///
+/// Its main use is search constants: `tune spsa --search-params params/search.toml --only
+/// 'lmr.*' 'nmp.*' --games 20000 --tc 2+0.02`. Each value's final perturbation c_end and learning
+/// rate r_end follow OpenBench (defaults: about a tenth of the value, r_end 0.002; edit them
+/// through --export-openbench / --space).
+#[derive(clap::Args, Debug, Clone)]
+pub struct SpsaArgs {
+    #[command(flatten)]
+    pub common: TuneArgs,
+    /// Iterations (game pairs) [default: --games / 2, or 2,000 pairs; 300 with the Texel loss].
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Pairs per batch: played in parallel from the same theta, then applied in order.
+    #[arg(long, default_value_t = 8)]
+    pub batch: u64,
+    /// Write the selected values as OpenBench SPSA input lines to FILE and stop.
+    #[arg(long, value_name = "FILE")]
+    pub export_openbench: Option<std::path::PathBuf>,
+    /// Read OpenBench SPSA lines (a finished tuning) into the params: writes --out/tuned.toml
+    /// (and search.toml) and stops.
+    #[arg(long, value_name = "FILE")]
+    pub import_openbench: Option<std::path::PathBuf>,
+}
+
+/// One batch's log line: the plus side's games so far (or the loss of theta, Texel fitness).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpsaLog {
+    pub iteration: u64,
+    pub games: u64,
+    pub plus_wins: u64,
+    pub plus_losses: u64,
+    pub draws: u64,
+    /// Training loss of theta (Texel fitness; NaN otherwise).
+    pub loss: f64,
+    pub valid_loss: f64,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct State {
+    spsa: Spsa,
+    games: Games,
+    log: Vec<SpsaLog>,
+}
+
+pub fn run(args: &SpsaArgs) -> Result<()> {
+    if let Some(path) = &args.import_openbench {
+        return import(args, path);
+    }
+    let setup = args.common.setup("spsa", FitnessKind::Selfplay)?;
+    if let Some(path) = &args.export_openbench {
+        std::fs::write(path, setup.space.to_openbench(&setup.space.starts()))
+            .with_context(|| format!("writing {}", path.display()))?;
+        println!("wrote {} OpenBench SPSA lines to {}", setup.space.len(), path.display());
+        return Ok(());
+    }
+    let iterations = match (args.iterations, args.common.games, &setup.fitness) {
+        (Some(n), ..) => n,
+        (None, Some(games), _) => games.div_ceil(2),
+        (None, None, Fitness::Texel(_)) => 300,
+        (None, None, Fitness::Games(_)) => 2000,
+    };
+    let state = optimise(args, &setup, iterations.max(1), None)?;
+    let mut extra = serde_json::json!({
+        "fitness": setup.fitness.describe(),
+        "iterations": state.spsa.iteration,
+        "plus_wins": state.games.wins,
+        "plus_losses": state.games.losses,
+        "draws": state.games.draws,
+        "failed_games": state.games.failed,
+        "theta": state.spsa.theta,
+    });
+    if let Fitness::Texel(t) = &setup.fitness {
+        extra["start_loss"] = t.loss(&setup.space.starts()).into();
+        extra["loss"] = t.loss(&state.spsa.theta).into();
+    }
+    setup.run.write_meta("spsa", &format!("{args:?}"), args.common.resume, Some(extra.clone()))?;
+    setup.finish(&state.spsa.theta, state.games.played(), extra)
+}
+
+/// --import-openbench: OpenBench's final values into the params files.
+fn import(args: &SpsaArgs, path: &std::path::Path) -> Result<()> {
+    let mut eval = ParamSet::load(&args.common.params)?;
+    let mut search = match &args.common.search_params {
+        Some(p) => ParamSet::load(p)?,
+        None => SearchParams::built_in_set(),
+    };
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let n = import_openbench(&text, &path.display().to_string(), &mut eval, &mut search)?;
+    let run = RunDir::create(&args.common.out("spsa"))?;
+    let toml = run.export(&eval, "tuned", "eval_params.rs")?;
+    run.export(&search, "search", "search_params.rs")?;
+    println!(
+        "{n} values from {} written into {} and {}",
+        path.display(),
+        toml.display(),
+        run.file("search.toml").display()
+    );
+    Ok(())
+}
+
+/// Runs (or resumes) the iterations; `halt_at` stops early as a kill would (tests).
+fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64>) -> Result<State> {
+    let run = &setup.run;
+    let mut state = if args.common.resume {
+        let state: State = run.load_checkpoint()?;
+        if state.spsa.iterations != iterations {
+            bail!("--resume: the run was planned for {} iterations, not {iterations}", state.spsa.iterations);
+        }
+        eprintln!("resuming at iteration {}", state.spsa.iteration);
+        state
+    } else {
+        State {
+            spsa: Spsa::new(&setup.space, iterations),
+            games: Games::default(),
+            log: Vec::new(),
+        }
+    };
+    run.write_meta("spsa", &format!("{args:?}"), args.common.resume, None)?;
+    if args.common.resume {
+        run.trim_trajectory(state.spsa.iteration as usize)?;
+    } else {
+        std::fs::remove_file(run.file("trajectory.csv")).ok();
+        run.append_trajectory("iteration", &setup.space.names(), 0, &setup.space.starts())?;
+    }
+    eprintln!("SPSA: {} values, {iterations} iterations; fitness: {}", setup.space.len(), setup.fitness.describe());
+    let stop = interrupt_flag();
+    let bar = progress_bar(iterations, "iteration", args.common.play.quiet);
+    bar.set_position(state.spsa.iteration);
+    while state.spsa.iteration < halt_at.unwrap_or(iterations).min(iterations) {
+        let started = Instant::now();
+        let first = state.spsa.iteration + 1;
+        let last = (first + args.batch.max(1) - 1).min(iterations);
+        let perturbations: Vec<Perturbation> = (first..=last)
+            .map(|k| state.spsa.perturb(k, &mut ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, k))))
+            .collect();
+        let results = match results(setup, &perturbations, step_seed(args.common.play.seed ^ 0x5eed, first), &stop, &mut state.games) {
+            Ok(r) => r,
+            Err(e) if stop.load(Ordering::SeqCst) => {
+                bar.abandon();
+                bail!("{e}; the checkpoint holds iteration {}: continue with --resume", state.spsa.iteration)
+            }
+            Err(e) => return Err(e),
+        };
+        for (p, result) in perturbations.iter().zip(results) {
+            state.spsa.update(p, result);
+        }
+        let (loss, valid_loss) = match &setup.fitness {
+            Fitness::Texel(t) => (t.loss(&state.spsa.theta), t.valid_loss(&state.spsa.theta)),
+            Fitness::Games(_) => (f64::NAN, f64::NAN),
+        };
+        state.log.push(SpsaLog {
+            iteration: state.spsa.iteration,
+            games: state.games.played(),
+            plus_wins: state.games.wins,
+            plus_losses: state.games.losses,
+            draws: state.games.draws,
+            loss,
+            valid_loss,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+        bar.set_position(state.spsa.iteration);
+        bar.set_message(if loss.is_nan() {
+            format!("plus side {}-{}-{}", state.games.wins, state.games.losses, state.games.draws)
+        } else {
+            format!("loss {loss:.6}")
+        });
+        run.write_log(&state.log)?;
+        run.append_trajectory("iteration", &setup.space.names(), state.spsa.iteration as usize, &state.spsa.theta)?;
+        run.save_checkpoint(&state)?;
+        if stop.load(Ordering::SeqCst) {
+            bar.abandon();
+            bail!("interrupted after iteration {}: continue with --resume", state.spsa.iteration);
+        }
+    }
+    bar.finish_and_clear();
+    Ok(state)
+}
+
+/// Each perturbation's result: the plus side's wins minus losses over its game pair (or, for a
+/// fitness without duels, its games against the reference minus the minus side's), or for the
+/// Texel loss ±2 as if the side with the lower loss had won both games.
+fn results(
+    setup: &Setup,
+    perturbations: &[Perturbation],
+    seed: u64,
+    stop: &std::sync::atomic::AtomicBool,
+    total: &mut Games,
+) -> Result<Vec<f64>> {
+    let net = |g: &Games| g.wins as f64 - g.losses as f64;
+    match &setup.fitness {
+        Fitness::Texel(t) => Ok(perturbations
+            .iter()
+            .map(|p| {
+                let (plus, minus) = (t.loss(&p.plus), t.loss(&p.minus));
+                if plus < minus {
+                    2.0
+                } else if minus < plus {
+                    -2.0
+                } else {
+                    0.0
+                }
+            })
+            .collect()),
+        Fitness::Games(g) if g.duels() => {
+            let trials: Vec<Trial> = perturbations
+                .iter()
+                .map(|p| Trial { candidate: p.plus.clone(), opponent: Some(p.minus.clone()), games: 2 })
+                .collect();
+            let games = g.play(&trials, seed, stop, &mut |_| {})?;
+            games.iter().for_each(|r| total.add(r));
+            Ok(games.iter().map(net).collect())
+        }
+        Fitness::Games(g) => {
+            let trials: Vec<Trial> = perturbations
+                .iter()
+                .flat_map(|p| {
+                    [p.plus.clone(), p.minus.clone()].map(|x| Trial { candidate: x, opponent: None, games: 1 })
+                })
+                .collect();
+            let games = g.play(&trials, seed, stop, &mut |_| {})?;
+            let mut out = Vec::new();
+            for pair in games.chunks(2) {
+                let mut plus = pair[0];
+                plus.wins += pair[1].losses;
+                plus.losses += pair[1].wins;
+                plus.draws += pair[1].draws;
+                plus.failed += pair[1].failed;
+                total.add(&plus);
+                out.push(net(&pair[0]) - net(&pair[1]));
+            }
+            Ok(out)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: SpsaArgs,
+    }
+
+    fn args(out: &std::path::Path, extra: &[&str]) -> SpsaArgs {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut argv = vec![
+            "spsa".to_string(),
+            "--params".into(),
+            root.join("params/eval.toml").display().to_string(),
+            "--out".into(),
+            out.display().to_string(),
+            "--quiet".into(),
+        ];
+        argv.extend(extra.iter().map(|s| s.to_string()));
+        Cli::parse_from(argv).args
+    }
+
+    #[test]
+    fn selfplay_spsa_resumes_exactly_and_openbench_lines_round_trip() {
+        let dir = std::env::temp_dir().join(format!("whetstone-spsa-{}", std::process::id()));
+        let common = ["--only", "tempo", "bishop_pair", "--nodes", "200", "--hash", "1", "--batch", "2"];
+        let a = args(&dir.join("a"), &common);
+        let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
+        let straight = optimise(&a, &setup, 4, None).unwrap();
+        assert_eq!(straight.games.played(), 8);
+        assert_eq!(straight.spsa.iteration, 4);
+        let b = args(&dir.join("b"), &common);
+        let setup_b = b.common.setup("spsa", FitnessKind::Selfplay).unwrap();
+        let half = optimise(&b, &setup_b, 4, Some(2)).unwrap();
+        assert_eq!(half.spsa.iteration, 2);
+        let resumed =
+            optimise(&args(&dir.join("b"), &[&common[..], &["--resume"]].concat()), &setup_b, 4, None).unwrap();
+        assert_eq!((&straight.spsa, &straight.games), (&resumed.spsa, &resumed.games));
+        let trajectory = |d: &str| std::fs::read_to_string(dir.join(d).join("trajectory.csv")).unwrap();
+        assert_eq!(trajectory("a"), trajectory("b"));
+        // Export the space with theta, import it into the params.
+        let lines = setup.space.to_openbench(&straight.spsa.theta);
+        std::fs::write(dir.join("ob.txt"), &lines).unwrap();
+        let import_args = args(&dir.join("c"), &["--import-openbench", dir.join("ob.txt").to_str().unwrap()]);
+        run(&import_args).unwrap();
+        let tuned = ParamSet::load(&dir.join("c/tuned.toml")).unwrap();
+        let names = whetstone::uci::option_names(&tuned);
+        let tempo = names.iter().position(|n| n == "tempo_mg").unwrap();
+        assert_eq!(tuned.values()[tempo] as f64, setup.space.playable(&straight.spsa.theta)[0]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn texel_spsa_lowers_the_loss() {
+        let dir = std::env::temp_dir().join(format!("whetstone-spsa-texel-{}", std::process::id()));
+        let data = super::super::tests::small_dataset();
+        let a = args(&dir, &["--fitness", "texel", "--data", data.to_str().unwrap(), "--only", "material"]);
+        let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
+        let state = optimise(&a, &setup, 200, None).unwrap();
+        let Fitness::Texel(t) = &setup.fitness else { panic!("texel") };
+        assert!(t.loss(&state.spsa.theta) < t.loss(&setup.space.starts()));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

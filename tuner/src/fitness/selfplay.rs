@@ -1,0 +1,151 @@
+//! Games of our engine as a fitness: each candidate is an in-process engine (the starting params
+//! with the candidate's values written in) playing game pairs against the reference (the
+//! starting values) or against another candidate, through the match runner, in parallel.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use anyhow::{bail, Result};
+use whetstone::eval::Weights;
+use whetstone::params::ParamSet;
+use whetstone::search::SearchParams;
+
+use super::{GameFitness, Games, Trial};
+use crate::optim::space::Space;
+use crate::play::book::{self, BookOrder, Opening};
+use crate::play::game::GameSettings;
+use crate::play::inprocess::EngineSetup;
+use crate::play::runner::{self, Contestant, Flow, PairJob};
+use crate::play::stats::GameScore;
+
+pub struct SelfPlay {
+    pub space: Space,
+    pub eval: ParamSet,
+    pub search: ParamSet,
+    pub settings: GameSettings,
+    pub openings: Vec<Opening>,
+    pub concurrency: usize,
+    pub hash_mb: usize,
+}
+
+impl SelfPlay {
+    /// The engine with the candidate's values.
+    fn setup(&self, name: String, x: &[f64]) -> Result<EngineSetup> {
+        let (mut eval, mut search) = (self.eval.clone(), self.search.clone());
+        self.space.apply(x, &mut eval, &mut search);
+        let mut setup = EngineSetup::built_in(&name);
+        setup.weights = Arc::new(Weights::from_params(&eval)?);
+        setup.search = Arc::new(SearchParams::from_set(&search)?);
+        setup.hash_mb = self.hash_mb;
+        Ok(setup)
+    }
+}
+
+impl GameFitness for SelfPlay {
+    fn describe(&self) -> String {
+        format!("self-play game pairs at {}, {} threads", self.settings.limit, self.concurrency)
+    }
+
+    fn duels(&self) -> bool {
+        true
+    }
+
+    fn games_per_trial(&self, games: u32) -> u32 {
+        2 * games.div_ceil(2).max(1)
+    }
+
+    fn play(
+        &self,
+        trials: &[Trial],
+        seed: u64,
+        stop: &AtomicBool,
+        on_games: &mut dyn FnMut(u64),
+    ) -> Result<Vec<Games>> {
+        // Contestant 0 is the reference; then each trial's candidate and, if any, its opponent.
+        let mut contestants = vec![Contestant::InProcess(self.setup("start".into(), &self.space.starts())?)];
+        let mut jobs = Vec::new();
+        let mut trial_of_job = Vec::new();
+        let pairs: usize = trials.iter().map(|t| self.games_per_trial(t.games) as usize / 2).sum();
+        let schedule = book::schedule(self.openings.len(), pairs, BookOrder::Random, seed, 1);
+        for (t, trial) in trials.iter().enumerate() {
+            let first = contestants.len();
+            contestants.push(Contestant::InProcess(self.setup(format!("candidate{t}"), &trial.candidate)?));
+            let second = match &trial.opponent {
+                Some(x) => {
+                    contestants.push(Contestant::InProcess(self.setup(format!("opponent{t}"), x)?));
+                    contestants.len() - 1
+                }
+                None => 0,
+            };
+            for _ in 0..self.games_per_trial(trial.games) / 2 {
+                let opening = &self.openings[schedule[jobs.len()]];
+                jobs.push(PairJob { start_fen: opening.fen.clone(), opening: opening.source.clone(), first, second });
+                trial_of_job.push(t);
+            }
+        }
+        let mut results = vec![Games::default(); trials.len()];
+        let mut finished = 0;
+        runner::run(&contestants, &jobs, &self.settings, self.concurrency, stop, |pair| {
+            let games = &mut results[trial_of_job[pair.index]];
+            for (game, first_color) in pair.games.iter().zip([whetstone::Color::White, whetstone::Color::Black]) {
+                games.record(match game.outcome.points_for(first_color) {
+                    p if p > 0.75 => GameScore::Win,
+                    p if p < 0.25 => GameScore::Loss,
+                    _ => GameScore::Draw,
+                });
+            }
+            finished += 1;
+            on_games(2);
+            Ok(Flow::Continue)
+        })?;
+        if finished < jobs.len() {
+            bail!("interrupted with {} of {} game pairs played", finished, jobs.len());
+        }
+        Ok(results)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::play::game::Adjudication;
+    use crate::play::limit::MoveLimit;
+
+    #[test]
+    fn a_crippled_candidate_loses_to_the_reference_and_duels_are_symmetric() {
+        let eval = ParamSet::baked();
+        let search = SearchParams::built_in_set();
+        let slots = eval.select(&["material"]).unwrap();
+        let space = Space::from_sets(&eval, &slots, None);
+        let fitness = SelfPlay {
+            space: space.clone(),
+            eval,
+            search,
+            settings: GameSettings {
+                limit: MoveLimit::Nodes(300),
+                adjudication: Adjudication::none(),
+                time_margin: Duration::ZERO,
+                hang_timeout: Duration::from_secs(10),
+            },
+            openings: book::default_book(),
+            concurrency: 2,
+            hash_mb: 1,
+        };
+        // Every piece worth one centipawn: the engine gives its pieces away.
+        let crippled: Vec<f64> = space.dims.iter().map(|d| d.min.max(1.0)).collect();
+        let trials = [
+            Trial { candidate: crippled.clone(), opponent: None, games: 4 },
+            Trial { candidate: space.starts(), opponent: Some(crippled), games: 3 },
+        ];
+        let mut seen = 0;
+        let results = fitness.play(&trials, 7, &AtomicBool::new(false), &mut |n| seen += n).unwrap();
+        assert_eq!(seen, 8, "4 games, then 3 rounded up to two pairs");
+        assert_eq!(results[0].played(), 4);
+        assert!(results[0].score() < 0.25, "{:?}", results[0]);
+        assert!(results[1].score() > 0.75, "{:?}", results[1]);
+        let again = fitness.play(&trials, 7, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        assert_eq!(results, again, "the same seed plays the same games");
+    }
+}

@@ -1,0 +1,85 @@
+//! The Texel loss as a fitness: the mean squared error between game results and the sigmoid of
+//! the evaluation, over a dataset traced once (the trace store `tune texel` uses), so one
+//! evaluation of 50,000 positions costs milliseconds. K is fitted once on the starting values.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use whetstone::params::ParamSet;
+
+use crate::model::{Layout, Model};
+use crate::optim::space::{Slot, Space};
+use crate::texel::{load_traces, split, Data};
+
+pub struct TexelFitness {
+    layout: Layout,
+    data: Data,
+    space: Space,
+    /// The starting evaluation's full value vector; candidates overwrite their slots.
+    base: Vec<f64>,
+    pub k: f64,
+    files: Vec<PathBuf>,
+}
+
+impl TexelFitness {
+    /// Traces `data` (holding out `valid_fraction` by `seed`) and fits K on the starting values.
+    pub fn load(
+        eval: &ParamSet,
+        space: &Space,
+        data: &[PathBuf],
+        valid_fraction: f64,
+        seed: u64,
+        progress: bool,
+    ) -> Result<TexelFitness> {
+        if let Some(d) = space.dims.iter().find(|d| !matches!(d.slot, Slot::Eval(_))) {
+            bail!("--fitness texel tunes evaluation weights only; `{}` is not one (use --fitness selfplay)", d.name);
+        }
+        let store = load_traces(data, false, progress)?;
+        let data_split = split(&store, valid_fraction, seed);
+        if data_split.train.is_empty() {
+            bail!("no training positions in {}", data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+        }
+        let layout = Layout::new(eval);
+        let base: Vec<f64> = eval.values().iter().map(|&v| v as f64).collect();
+        let k = Model { layout: &layout, store: &data_split.train }.fit_k(&base);
+        Ok(TexelFitness { layout, data: data_split, space: space.clone(), base, k, files: data.to_vec() })
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "Texel loss over {} ({} training, {} validation positions, K = {:.4})",
+            self.files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+            self.data.train.len(),
+            self.data.valid.len(),
+            self.k
+        )
+    }
+
+    fn weights(&self, x: &[f64]) -> Vec<f64> {
+        let mut w = self.base.clone();
+        for (v, d) in self.space.playable(x).into_iter().zip(&self.space.dims) {
+            if let Slot::Eval(i) = d.slot {
+                w[i] = v;
+            }
+        }
+        w
+    }
+
+    /// Training loss of a candidate (lower is better).
+    pub fn loss(&self, x: &[f64]) -> f64 {
+        Model { layout: &self.layout, store: &self.data.train }.loss(&self.weights(x), self.k)
+    }
+
+    /// Validation loss (NaN without validation positions).
+    pub fn valid_loss(&self, x: &[f64]) -> f64 {
+        if self.data.valid.is_empty() {
+            return f64::NAN;
+        }
+        Model { layout: &self.layout, store: &self.data.valid }.loss(&self.weights(x), self.k)
+    }
+
+    /// Losses of a population: each loss already spreads its positions over every core.
+    pub fn losses(&self, xs: &[Vec<f64>]) -> Vec<f64> {
+        xs.iter().map(|x| self.loss(x)).collect()
+    }
+}

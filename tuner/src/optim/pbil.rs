@@ -1,0 +1,267 @@
+//! Population-based incremental learning (Baluja 1994; Baluja and Caruana 1995): each value is a
+//! Gray-coded bit string within its bounds; a probability per bit; every generation a population
+//! is sampled from the probabilities and scored, and the probabilities move toward the best
+//! individual (and away from the worst where the two differ), then mutate a little.
+//!
+//! Gray code: neighbouring values differ in one bit, so a single bit flip can be a small step.
+//! Defaults follow Baluja and Caruana (1995): learning rate 0.1, negative learning rate 0.075,
+//! mutation probability 0.02, mutation shift 0.05. Unlike textbook PBIL, the probabilities may
+//! start leaning toward the starting values (`start_confidence`), because a chess evaluation is
+//! tuned from a working one, not from scratch; 0.5 is the textbook uniform start.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::space::Space;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PbilSettings {
+    pub population: usize,
+    pub learning_rate: f64,
+    pub negative_learning_rate: f64,
+    pub mutation_probability: f64,
+    pub mutation_shift: f64,
+    /// Initial probability of each bit of the starting value (0.5: uniform over the bounds).
+    pub start_confidence: f64,
+    /// Integers: code only the 2·window+1 values around the start, and move that window to a
+    /// value's estimate once its bits have decided. None: the whole range (textbook PBIL).
+    pub window: Option<u32>,
+}
+
+impl Default for PbilSettings {
+    fn default() -> PbilSettings {
+        PbilSettings {
+            population: 32,
+            learning_rate: 0.1,
+            negative_learning_rate: 0.075,
+            mutation_probability: 0.02,
+            mutation_shift: 0.05,
+            start_confidence: 0.9,
+            window: None,
+        }
+    }
+}
+
+/// How each value maps to bits: `bits` Gray-coded bits spread evenly over `levels` values from
+/// `low` (integers), or over the bounds in 4,096 steps (reals); results clamped to the bounds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Code {
+    bits: u32,
+    low: f64,
+    levels: u64,
+    min: f64,
+    max: f64,
+    integer: bool,
+}
+
+impl Code {
+    /// An integer's whole range, or with `window` the 2·window+1 values around `centre`.
+    fn new(min: f64, max: f64, integer: bool, centre: f64, window: Option<u32>) -> Code {
+        let (low, levels) = match (integer, window) {
+            (true, Some(w)) => (centre - w as f64, 2 * w as u64 + 1),
+            (true, None) => (min, (max - min).round() as u64 + 1),
+            (false, _) => (min, 1 << 12),
+        };
+        let bits = 64 - (levels.max(2) - 1).leading_zeros();
+        Code { bits, low, levels, min, max, integer }
+    }
+
+    /// The value of code word `k` (0..2^bits).
+    fn value(&self, k: u64) -> f64 {
+        let words = 1u64 << self.bits;
+        let v = if self.integer {
+            self.low + (k * self.levels / words) as f64
+        } else {
+            self.low + k as f64 * (self.max - self.min) / (words - 1) as f64
+        };
+        v.clamp(self.min, self.max)
+    }
+
+    /// The code word of `v` (the first word whose value is v, for integers).
+    fn word(&self, v: f64) -> u64 {
+        let words = 1u64 << self.bits;
+        if self.integer {
+            let offset = (v - self.low).round().clamp(0.0, (self.levels - 1) as f64) as u64;
+            (offset * words).div_ceil(self.levels)
+        } else {
+            ((v.clamp(self.min, self.max) - self.min) / (self.max - self.min) * (words - 1) as f64).round() as u64
+        }
+    }
+}
+
+fn to_gray(k: u64) -> u64 {
+    k ^ (k >> 1)
+}
+
+fn from_gray(mut g: u64) -> u64 {
+    let mut k = g;
+    while g > 1 {
+        g >>= 1;
+        k ^= g;
+    }
+    k
+}
+
+/// The whole state: saved in checkpoints, so a resumed run continues exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pbil {
+    pub settings: PbilSettings,
+    codes: Vec<Code>,
+    /// Probability of a one, per bit, value after value (most significant bit first).
+    pub probabilities: Vec<f64>,
+}
+
+impl Pbil {
+    pub fn new(space: &Space, settings: PbilSettings) -> Pbil {
+        let codes: Vec<Code> =
+            space.dims.iter().map(|d| Code::new(d.min, d.max, d.integer, d.start, settings.window)).collect();
+        let mut pbil = Pbil { settings, codes, probabilities: Vec::new() };
+        pbil.probabilities = vec![0.5; pbil.codes.iter().map(|c| c.bits as usize).sum()];
+        for (i, d) in space.dims.iter().enumerate() {
+            pbil.lean_toward(i, d.start);
+        }
+        pbil
+    }
+
+    /// The first bit of value `i`.
+    fn first_bit(&self, i: usize) -> usize {
+        self.codes[..i].iter().map(|c| c.bits as usize).sum()
+    }
+
+    /// Sets value `i`'s bit probabilities to lean toward `v` by the start confidence.
+    fn lean_toward(&mut self, i: usize, v: f64) {
+        let c = self.settings.start_confidence.clamp(0.0, 1.0);
+        let (code, at) = (&self.codes[i], self.first_bit(i));
+        let gray = to_gray(code.word(v));
+        for (n, b) in (0..code.bits).rev().enumerate() {
+            self.probabilities[at + n] = if gray >> b & 1 == 1 { c } else { 1.0 - c };
+        }
+    }
+
+    /// Windowed values whose bits have all decided (each probability within `margin` of 0 or 1)
+    /// move their window to centre on their estimate and lean toward it again. Returns how many
+    /// moved.
+    pub fn recentre(&mut self, margin: f64) -> usize {
+        let Some(window) = self.settings.window else { return 0 };
+        let estimate = self.estimate();
+        let mut moved = 0;
+        for i in 0..self.codes.len() {
+            let (code, at) = (&self.codes[i], self.first_bit(i));
+            if !code.integer {
+                continue;
+            }
+            let decided = self.probabilities[at..at + code.bits as usize].iter().all(|&p| p < margin || p > 1.0 - margin);
+            let centre = code.low + window as f64;
+            if decided && estimate[i] != centre {
+                let c = &mut self.codes[i];
+                c.low = estimate[i] - window as f64;
+                self.lean_toward(i, estimate[i]);
+                moved += 1;
+            }
+        }
+        moved
+    }
+
+    pub fn bit_count(&self) -> usize {
+        self.probabilities.len()
+    }
+
+    /// One individual's bits, drawn from the probabilities.
+    pub fn sample(&self, rng: &mut impl Rng) -> Vec<bool> {
+        self.probabilities.iter().map(|&p| rng.random::<f64>() < p).collect()
+    }
+
+    /// The values an individual's bits stand for.
+    pub fn decode(&self, bits: &[bool]) -> Vec<f64> {
+        let mut at = 0;
+        self.codes
+            .iter()
+            .map(|code| {
+                let gray = bits[at..at + code.bits as usize].iter().fold(0u64, |w, &b| (w << 1) | b as u64);
+                at += code.bits as usize;
+                code.value(from_gray(gray))
+            })
+            .collect()
+    }
+
+    /// The most likely individual: each bit as its probability leans. This is the run's estimate.
+    pub fn estimate(&self) -> Vec<f64> {
+        let bits: Vec<bool> = self.probabilities.iter().map(|&p| p >= 0.5).collect();
+        self.decode(&bits)
+    }
+
+    /// Moves the probabilities toward `best`, away from `worst` where they differ, then mutates.
+    pub fn learn(&mut self, best: &[bool], worst: &[bool], rng: &mut impl Rng) {
+        let s = &self.settings;
+        for ((p, &b), &w) in self.probabilities.iter_mut().zip(best).zip(worst) {
+            let target = if b { 1.0 } else { 0.0 };
+            *p = *p * (1.0 - s.learning_rate) + target * s.learning_rate;
+            if b != w {
+                *p = *p * (1.0 - s.negative_learning_rate) + target * s.negative_learning_rate;
+            }
+        }
+        for p in &mut self.probabilities {
+            if rng.random::<f64>() < s.mutation_probability {
+                let target = if rng.random::<bool>() { 1.0 } else { 0.0 };
+                *p = *p * (1.0 - s.mutation_shift) + target * s.mutation_shift;
+            }
+        }
+    }
+
+    /// Mean binary entropy per bit (1 = uniform, 0 = decided).
+    pub fn entropy(&self) -> f64 {
+        let h = |p: f64| {
+            if p <= 0.0 || p >= 1.0 {
+                0.0
+            } else {
+                -(p * p.log2() + (1.0 - p) * (1.0 - p).log2())
+            }
+        };
+        self.probabilities.iter().map(|&p| h(p)).sum::<f64>() / self.probabilities.len().max(1) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    #[test]
+    fn gray_codes_invert_and_every_integer_is_reachable() {
+        for k in 0..1024 {
+            assert_eq!(from_gray(to_gray(k)), k);
+            assert_eq!((to_gray(k) ^ to_gray(k + 1)).count_ones(), 1);
+        }
+        for (min, max) in [(-300.0, 300.0), (1.0, 6.0), (0.0, 1.0), (5.0, 200.0)] {
+            let code = Code::new(min, max, true, 0.0, None);
+            for v in (min as i64)..=(max as i64) {
+                assert_eq!(code.value(code.word(v as f64)), v as f64, "{min}..{max}: {v}");
+            }
+            assert_eq!(code.value(0), min);
+            assert_eq!(code.value((1 << code.bits) - 1), max);
+        }
+    }
+
+    #[test]
+    fn the_estimate_starts_at_the_start_and_learning_finds_a_maximum() {
+        let space = Space::parse_openbench("a, int, 10, -50, 50, 1, 0.002\nb, int, -3, -50, 50, 1, 0.002", "s").unwrap();
+        let mut pbil = Pbil::new(&space, PbilSettings::default());
+        assert_eq!(pbil.estimate(), vec![10.0, -3.0]);
+        let f = |x: &[f64]| -((x[0] - 23.0).powi(2) + (x[1] + 17.0).powi(2));
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let start_entropy = pbil.entropy();
+        for _ in 0..300 {
+            let population: Vec<Vec<bool>> = (0..32).map(|_| pbil.sample(&mut rng)).collect();
+            let scores: Vec<f64> = population.iter().map(|b| f(&pbil.decode(b))).collect();
+            let best = (0..32).max_by(|&i, &j| scores[i].total_cmp(&scores[j])).unwrap();
+            let worst = (0..32).min_by(|&i, &j| scores[i].total_cmp(&scores[j])).unwrap();
+            let (b, w) = (population[best].clone(), population[worst].clone());
+            pbil.learn(&b, &w, &mut rng);
+        }
+        let x = pbil.estimate();
+        assert!((x[0] - 23.0).abs() <= 2.0 && (x[1] + 17.0).abs() <= 2.0, "{x:?}");
+        assert!(pbil.entropy() < start_entropy, "{} !< {start_entropy}", pbil.entropy());
+    }
+}

@@ -1,0 +1,301 @@
+//! The space the black-box tuners search: named dimensions, each an integer or real value within
+//! bounds, with a starting value and SPSA's end-of-run perturbation `c_end` and learning rate
+//! `r_end`. It comes from the selected slots of a params file (and of a search.toml), or from an
+//! OpenBench SPSA input file (`name, int|float, default, min, max, c_end, r_end` per line), and
+//! writes and reads that format so a tuning can move to OpenBench's workers and come back.
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use whetstone::params::ParamSet;
+use whetstone::uci::option_names;
+
+/// Which set a dimension's value belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Slot {
+    /// Slot of the evaluation's flat value vector.
+    Eval(usize),
+    /// Slot of the search constants' vector.
+    Search(usize),
+    /// Only a name: the value is passed to an external command.
+    Free,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Dim {
+    /// The name as a UCI option (`pst_knight_e4_mg`, `nmp_base`): OpenBench and the command
+    /// fitness use it.
+    pub name: String,
+    pub integer: bool,
+    pub start: f64,
+    pub min: f64,
+    pub max: f64,
+    pub c_end: f64,
+    pub r_end: f64,
+    pub slot: Slot,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Space {
+    pub dims: Vec<Dim>,
+}
+
+/// OpenBench's usual final learning rate.
+pub const DEFAULT_R_END: f64 = 0.002;
+
+/// A default final perturbation: about a tenth of the value plus two units, at most a twentieth of
+/// the range (OpenBench's rule of thumb for search constants), at least one unit, so an integer
+/// perturbation always moves the value.
+pub fn default_c_end(start: f64, min: f64, max: f64) -> f64 {
+    let range = max - min;
+    (2.0 + start.abs() / 10.0).min(range / 20.0).max(1.0).min(range.max(1e-9))
+}
+
+impl Space {
+    /// The selected slots of the evaluation set and, optionally, of a search-constants set.
+    pub fn from_sets(eval: &ParamSet, eval_slots: &[usize], search: Option<(&ParamSet, &[usize])>) -> Space {
+        let mut dims = Vec::new();
+        let mut add = |set: &ParamSet, slots: &[usize], slot: fn(usize) -> Slot| {
+            let (names, values, bounds) = (option_names(set), set.values(), set.value_bounds());
+            for &i in slots {
+                let (start, min, max) = (values[i] as f64, bounds[i].0 as f64, bounds[i].1 as f64);
+                dims.push(Dim {
+                    name: names[i].clone(),
+                    integer: true,
+                    start,
+                    min,
+                    max,
+                    c_end: default_c_end(start, min, max),
+                    r_end: DEFAULT_R_END,
+                    slot: slot(i),
+                });
+            }
+        };
+        add(eval, eval_slots, Slot::Eval);
+        if let Some((set, slots)) = search {
+            add(set, slots, Slot::Search);
+        }
+        Space { dims }
+    }
+
+    /// Parses OpenBench SPSA input: one `name, int|float, default, min, max, c_end, r_end` per
+    /// line; blank lines and `#` comments are skipped. Errors name the file and line.
+    pub fn parse_openbench(text: &str, file: &str) -> Result<Space> {
+        let mut dims: Vec<Dim> = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let dim = parse_line(line).with_context(|| format!("{file}:{}: `{line}`", n + 1))?;
+            if dims.iter().any(|d| d.name == dim.name) {
+                bail!("{file}:{}: `{}` is declared twice", n + 1, dim.name);
+            }
+            dims.push(dim);
+        }
+        if dims.is_empty() {
+            bail!("{file}: no parameters (expected lines `name, int, default, min, max, c_end, r_end`)");
+        }
+        Ok(Space { dims })
+    }
+
+    /// The space as OpenBench SPSA input lines, with `values` as the defaults.
+    pub fn to_openbench(&self, values: &[f64]) -> String {
+        let mut out = String::new();
+        for (d, &v) in self.dims.iter().zip(values) {
+            let kind = if d.integer { "int" } else { "float" };
+            let v = if d.integer { v.round() } else { v };
+            out.push_str(&format!(
+                "{}, {kind}, {}, {}, {}, {}, {}\n",
+                d.name,
+                crate::run::format_value(v),
+                crate::run::format_value(d.min),
+                crate::run::format_value(d.max),
+                crate::run::format_value(d.c_end),
+                crate::run::format_value(d.r_end)
+            ));
+        }
+        out
+    }
+
+    pub fn len(&self) -> usize {
+        self.dims.len()
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.dims.iter().map(|d| d.name.clone()).collect()
+    }
+
+    pub fn starts(&self) -> Vec<f64> {
+        self.dims.iter().map(|d| d.start).collect()
+    }
+
+    /// Values mapped to [-1, 1] (CLOP's coordinates).
+    pub fn to_unit(&self, x: &[f64]) -> Vec<f64> {
+        x.iter().zip(&self.dims).map(|(v, d)| 2.0 * (v - d.min) / (d.max - d.min).max(1e-12) - 1.0).collect()
+    }
+
+    pub fn from_unit(&self, u: &[f64]) -> Vec<f64> {
+        u.iter().zip(&self.dims).map(|(u, d)| d.min + (u.clamp(-1.0, 1.0) + 1.0) / 2.0 * (d.max - d.min)).collect()
+    }
+
+    /// Values as they are played: integers rounded, all within bounds.
+    pub fn playable(&self, x: &[f64]) -> Vec<f64> {
+        x.iter()
+            .zip(&self.dims)
+            .map(|(v, d)| {
+                let v = v.clamp(d.min, d.max);
+                if d.integer {
+                    v.round()
+                } else {
+                    v
+                }
+            })
+            .collect()
+    }
+
+    /// Writes `x` (rounded) into the sets its dimensions came from.
+    pub fn apply(&self, x: &[f64], eval: &mut ParamSet, search: &mut ParamSet) {
+        let (mut ev, mut sv) = (eval.values(), search.values());
+        for (v, d) in self.playable(x).into_iter().zip(&self.dims) {
+            match d.slot {
+                Slot::Eval(i) => ev[i] = v as i32,
+                Slot::Search(i) => sv[i] = v as i32,
+                Slot::Free => {}
+            }
+        }
+        eval.set_values(&ev);
+        search.set_values(&sv);
+    }
+
+    /// `name value` pairs as the command fitness passes them: integers without a fraction.
+    pub fn name_value_args(&self, x: &[f64]) -> Vec<String> {
+        self.playable(x)
+            .into_iter()
+            .zip(&self.dims)
+            .flat_map(|(v, d)| [d.name.clone(), crate::run::format_value(v)])
+            .collect()
+    }
+}
+
+fn parse_line(line: &str) -> Result<Dim> {
+    let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    if fields.len() != 7 {
+        bail!("expected 7 comma-separated fields (name, int|float, default, min, max, c_end, r_end), found {}", fields.len());
+    }
+    let name = fields[0];
+    if name.is_empty() || name.chars().any(char::is_whitespace) {
+        bail!("the name must be one word");
+    }
+    let integer = match fields[1].to_ascii_lowercase().as_str() {
+        "int" => true,
+        "float" => false,
+        other => bail!("type `{other}`: expected int or float"),
+    };
+    let number = |i: usize, what: &str| -> Result<f64> {
+        let v: f64 = fields[i].parse().map_err(|_| anyhow::anyhow!("{what} `{}` is not a number", fields[i]))?;
+        if !v.is_finite() {
+            bail!("{what} `{}` is not finite", fields[i]);
+        }
+        Ok(v)
+    };
+    let (start, min, max) = (number(2, "default")?, number(3, "min")?, number(4, "max")?);
+    let (c_end, r_end) = (number(5, "c_end")?, number(6, "r_end")?);
+    if min >= max {
+        bail!("min {min} is not below max {max}");
+    }
+    if start < min || start > max {
+        bail!("default {start} is outside [{min}, {max}]");
+    }
+    if c_end <= 0.0 || r_end <= 0.0 {
+        bail!("c_end and r_end must be positive");
+    }
+    Ok(Dim { name: name.to_string(), integer, start, min, max, c_end, r_end, slot: Slot::Free })
+}
+
+/// Reads OpenBench SPSA lines (a tuning's result) back into the params sets: each line's name
+/// must be a slot of `eval` or `search`; its default is the new value. Returns how many values
+/// were set.
+pub fn import_openbench(text: &str, file: &str, eval: &mut ParamSet, search: &mut ParamSet) -> Result<usize> {
+    let space = Space::parse_openbench(text, file)?;
+    let (eval_names, search_names) = (option_names(eval), option_names(search));
+    let (mut ev, mut sv) = (eval.values(), search.values());
+    let (eb, sb) = (eval.value_bounds(), search.value_bounds());
+    for d in &space.dims {
+        let (values, bounds, i) = if let Some(i) = eval_names.iter().position(|n| *n == d.name) {
+            (&mut ev, &eb, i)
+        } else if let Some(i) = search_names.iter().position(|n| *n == d.name) {
+            (&mut sv, &sb, i)
+        } else {
+            bail!("{file}: `{}` is neither an evaluation weight nor a search constant", d.name);
+        };
+        let v = d.start.round() as i32;
+        if v < bounds[i].0 || v > bounds[i].1 {
+            bail!("{file}: `{}` = {v} is outside its declared bounds [{}, {}]", d.name, bounds[i].0, bounds[i].1);
+        }
+        values[i] = v;
+    }
+    eval.set_values(&ev);
+    search.set_values(&sv);
+    Ok(space.dims.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use whetstone::search::SearchParams;
+
+    #[test]
+    fn openbench_lines_round_trip_and_bad_lines_name_the_line() {
+        let text = "# comment\nnmp_base, int, 3, 1, 6, 1, 0.002\n\nLmrScale, float, 0.75, 0.1, 2.5, 0.05, 0.002\n";
+        let space = Space::parse_openbench(text, "spsa.txt").unwrap();
+        assert_eq!(space.len(), 2);
+        assert!(space.dims[0].integer && !space.dims[1].integer);
+        assert_eq!(space.dims[1].start, 0.75);
+        let again = Space::parse_openbench(&space.to_openbench(&space.starts()), "x").unwrap();
+        assert_eq!(again, space);
+        for (bad, expect) in [
+            ("a, int, 3, 1, 6, 1\n", "spsa.txt:1"),
+            ("\na, integer, 3, 1, 6, 1, 0.002\n", "spsa.txt:2"),
+            ("a, int, 9, 1, 6, 1, 0.002\n", "outside"),
+            ("a, int, x, 1, 6, 1, 0.002\n", "not a number"),
+            ("a, int, 3, 6, 1, 1, 0.002\n", "not below"),
+            ("a, int, 3, 1, 6, 1, 0.002\na, int, 3, 1, 6, 1, 0.002\n", "twice"),
+            ("# nothing\n", "no parameters"),
+        ] {
+            let err = format!("{:#}", Space::parse_openbench(bad, "spsa.txt").unwrap_err());
+            assert!(err.contains(expect), "{bad:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_params_selection_exports_to_openbench_and_imports_back() {
+        let eval = ParamSet::baked();
+        let search = SearchParams::built_in_set();
+        let eval_slots = eval.select(&["tempo"]).unwrap();
+        let search_slots = search.select(&["nmp.*"]).unwrap();
+        let space = Space::from_sets(&eval, &eval_slots, Some((&search, &search_slots)));
+        assert_eq!(space.len(), eval_slots.len() + search_slots.len());
+        assert_eq!(space.dims[0].name, "tempo_mg");
+        assert!(space.names().contains(&"nmp_base".to_string()));
+        let mut tuned = space.starts();
+        tuned[0] += 7.0;
+        let (mut e, mut s) = (eval.clone(), search.clone());
+        let n = import_openbench(&space.to_openbench(&tuned), "tuned.txt", &mut e, &mut s).unwrap();
+        assert_eq!(n, space.len());
+        assert_eq!(e.values()[eval_slots[0]], eval.values()[eval_slots[0]] + 7);
+        assert_eq!(s.values(), search.values());
+        let err = import_openbench("nope, int, 1, 0, 2, 1, 0.002", "t.txt", &mut e, &mut s).unwrap_err();
+        assert!(format!("{err:#}").contains("`nope` is neither"), "{err:#}");
+    }
+
+    #[test]
+    fn unit_coordinates_and_rounding() {
+        let space = Space::parse_openbench("a, int, 3, 1, 5, 1, 0.002\nb, float, 0, -2, 2, 0.1, 0.002", "s").unwrap();
+        assert_eq!(space.to_unit(&[1.0, 2.0]), vec![-1.0, 1.0]);
+        assert_eq!(space.from_unit(&[0.0, 0.5]), vec![3.0, 1.0]);
+        assert_eq!(space.playable(&[2.6, 3.0]), vec![3.0, 2.0]);
+        assert_eq!(space.name_value_args(&[2.4, 0.25]), vec!["a", "2", "b", "0.25"]);
+        assert_eq!(default_c_end(3.0, 1.0, 6.0), 1.0);
+        assert_eq!(default_c_end(20.0, -300.0, 300.0), 4.0);
+    }
+}

@@ -1,0 +1,125 @@
+//! Simultaneous perturbation stochastic approximation (Spall 1992) as fishtest and OpenBench run
+//! it: at iteration k every value is perturbed by ±c_k (one random sign per value), the plus and
+//! minus vectors play a game pair, and each value moves by R_k·c_k·result·sign, where result is
+//! the plus side's wins minus losses and R_k = a_k / c_k².
+//!
+//! Schedule: c_k = c / k^γ, a_k = a / (A + k)^α with α = 0.602, γ = 0.101, A = a tenth of the
+//! planned iterations. Each value's c and a come from OpenBench's c_end and r_end, the
+//! perturbation and learning rate wanted at the last iteration N: c = c_end·N^γ, a = r_end·c_end²·
+//! (A + N)^α.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::space::Space;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spsa {
+    pub theta: Vec<f64>,
+    /// Iterations whose results are in `theta`.
+    pub iteration: u64,
+    /// The planned number of iterations N the schedule is laid out for.
+    pub iterations: u64,
+    pub alpha: f64,
+    pub gamma: f64,
+    pub big_a: f64,
+    pub a: Vec<f64>,
+    pub c: Vec<f64>,
+    min: Vec<f64>,
+    max: Vec<f64>,
+}
+
+/// One iteration's perturbation: the plus and minus vectors and what the update needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Perturbation {
+    pub k: u64,
+    pub plus: Vec<f64>,
+    pub minus: Vec<f64>,
+    signs: Vec<f64>,
+    c_k: Vec<f64>,
+}
+
+impl Spsa {
+    pub fn new(space: &Space, iterations: u64) -> Spsa {
+        let (alpha, gamma) = (0.602, 0.101);
+        let n = iterations.max(1) as f64;
+        let big_a = 0.1 * n;
+        Spsa {
+            theta: space.starts(),
+            iteration: 0,
+            iterations: iterations.max(1),
+            alpha,
+            gamma,
+            big_a,
+            c: space.dims.iter().map(|d| d.c_end * n.powf(gamma)).collect(),
+            a: space.dims.iter().map(|d| d.r_end * d.c_end * d.c_end * (big_a + n).powf(alpha)).collect(),
+            min: space.dims.iter().map(|d| d.min).collect(),
+            max: space.dims.iter().map(|d| d.max).collect(),
+        }
+    }
+
+    /// The perturbation of iteration `k` (1-based) around the current theta.
+    pub fn perturb(&self, k: u64, rng: &mut impl Rng) -> Perturbation {
+        let kf = k as f64;
+        let c_k: Vec<f64> = self.c.iter().map(|c| c / kf.powf(self.gamma)).collect();
+        let signs: Vec<f64> = self.theta.iter().map(|_| if rng.random::<bool>() { 1.0 } else { -1.0 }).collect();
+        let at = |s: f64| -> Vec<f64> {
+            (0..self.theta.len())
+                .map(|i| (self.theta[i] + s * signs[i] * c_k[i]).clamp(self.min[i], self.max[i]))
+                .collect()
+        };
+        Perturbation { k, plus: at(1.0), minus: at(-1.0), signs, c_k }
+    }
+
+    /// Applies a perturbation's result (the plus side's wins minus losses).
+    pub fn update(&mut self, p: &Perturbation, result: f64) {
+        let kf = p.k as f64;
+        for i in 0..self.theta.len() {
+            let a_k = self.a[i] / (self.big_a + kf).powf(self.alpha);
+            let r_k = a_k / (p.c_k[i] * p.c_k[i]);
+            self.theta[i] = (self.theta[i] + r_k * p.c_k[i] * result * p.signs[i]).clamp(self.min[i], self.max[i]);
+        }
+        self.iteration = self.iteration.max(p.k);
+    }
+
+    /// The perturbation size at iteration k of dimension i.
+    #[cfg(test)]
+    pub fn c_at(&self, i: usize, k: u64) -> f64 {
+        self.c[i] / (k.max(1) as f64).powf(self.gamma)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    #[test]
+    fn the_schedule_ends_at_c_end_and_r_end() {
+        let space = Space::parse_openbench("a, int, 10, 0, 100, 4, 0.002", "s").unwrap();
+        let spsa = Spsa::new(&space, 1000);
+        assert!((spsa.c_at(0, 1000) - 4.0).abs() < 1e-9);
+        let a_end = spsa.a[0] / (spsa.big_a + 1000.0).powf(spsa.alpha);
+        assert!((a_end / (4.0f64 * 4.0) - 0.002).abs() < 1e-12);
+    }
+
+    #[test]
+    fn noisy_games_walk_theta_to_the_optimum() {
+        // The plus side wins with a logistic probability of the difference in a concave score.
+        let space = Space::parse_openbench("a, float, 0, -100, 100, 5, 0.01\nb, float, 40, -100, 100, 5, 0.01", "s")
+            .unwrap();
+        let mut spsa = Spsa::new(&space, 4000);
+        let strength = |x: &[f64]| -((x[0] - 30.0).powi(2) + (x[1] + 20.0).powi(2)) / 400.0;
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for k in 1..=4000 {
+            let p = spsa.perturb(k, &mut rng);
+            let win = 1.0 / (1.0 + (strength(&p.minus) - strength(&p.plus)).exp());
+            let result: f64 = (0..2).map(|_| if rng.random::<f64>() < win { 1.0 } else { -1.0 }).sum();
+            spsa.update(&p, result);
+        }
+        assert!((spsa.theta[0] - 30.0).abs() < 8.0 && (spsa.theta[1] + 20.0).abs() < 8.0, "{:?}", spsa.theta);
+        assert_eq!(spsa.iteration, 4000);
+    }
+}

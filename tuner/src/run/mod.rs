@@ -1,0 +1,246 @@
+//! The run plumbing every tuner shares (`tune texel`, `pbil`, `clop`, `spsa`): the run folder and
+//! its files (written through a temporary name, so a kill never leaves half a file), the command
+//! line and dates in `run.json`, CSV and JSON logs, checkpoints for `--resume`, Ctrl-C, progress
+//! bars, and the end of every run: the tuned params as TOML and as a Rust module, and the report.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use whetstone::params::{to_rust_module, ParamSet};
+
+/// A run's output folder.
+pub struct RunDir {
+    dir: PathBuf,
+}
+
+impl RunDir {
+    /// Creates the folder (and its parents) if needed.
+    pub fn create(dir: &Path) -> Result<RunDir> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        Ok(RunDir { dir: dir.to_path_buf() })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// Writes `name` through a temporary file and a rename.
+    pub fn write(&self, name: &str, text: &str) -> Result<()> {
+        write_atomically(&self.file(name), text)
+    }
+
+    pub fn write_json<T: Serialize + ?Sized>(&self, name: &str, value: &T) -> Result<()> {
+        let text = serde_json::to_string_pretty(value).with_context(|| format!("serialising {name}"))?;
+        self.write(name, &(text + "\n"))
+    }
+
+    /// One CSV row per record, with a header from the field names.
+    pub fn write_csv<T: Serialize>(&self, name: &str, rows: &[T]) -> Result<()> {
+        let mut csv = csv::Writer::from_writer(Vec::new());
+        for row in rows {
+            csv.serialize(row).with_context(|| format!("writing {name}"))?;
+        }
+        let bytes = csv.into_inner().with_context(|| format!("writing {name}"))?;
+        self.write(name, &String::from_utf8(bytes).with_context(|| format!("writing {name}"))?)
+    }
+
+    /// The run's log as `log.csv` and `log.json` (the whole log each time: logs are small and a
+    /// resumed run rewrites exactly what the uninterrupted one would have).
+    pub fn write_log<T: Serialize>(&self, rows: &[T]) -> Result<()> {
+        self.write_csv("log.csv", rows)?;
+        self.write_json("log.json", rows)
+    }
+
+    /// Appends a row to `trajectory.csv` (the tuned values at every step: `step`, then one column
+    /// per name, for the report's parameter trajectories), with the header when the file is new.
+    /// Appending keeps a long run's cost per step constant; `trim_trajectory` repairs the file
+    /// on resume.
+    pub fn append_trajectory(&self, step_name: &str, names: &[String], step: usize, values: &[f64]) -> Result<()> {
+        use std::io::Write;
+        let path = self.file("trajectory.csv");
+        let mut csv = csv::Writer::from_writer(Vec::new());
+        if !path.exists() {
+            csv.write_record(std::iter::once(step_name.to_string()).chain(names.iter().cloned()))
+                .context("writing trajectory.csv")?;
+        }
+        csv.write_record(std::iter::once(step.to_string()).chain(values.iter().map(|v| format_value(*v))))
+            .context("writing trajectory.csv")?;
+        let bytes = csv.into_inner().context("writing trajectory.csv")?;
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        file.write_all(&bytes).with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// Keeps the header and the rows up to `step` (a resumed run continues from its checkpoint;
+    /// rows written after it, or torn by a kill, go).
+    pub fn trim_trajectory(&self, step: usize) -> Result<()> {
+        let path = self.file("trajectory.csv");
+        let Ok(text) = std::fs::read_to_string(&path) else { return Ok(()) };
+        let mut lines = text.lines();
+        let mut kept: Vec<&str> = lines.next().into_iter().collect();
+        let width = kept.first().map_or(0, |h| h.split(',').count());
+        kept.extend(lines.take_while(|l| {
+            l.split(',').count() == width && l.split(',').next().and_then(|s| s.parse::<usize>().ok()).is_some_and(|s| s <= step)
+        }));
+        self.write("trajectory.csv", &(kept.join("\n") + "\n"))
+    }
+
+    pub fn save_checkpoint<T: Serialize>(&self, state: &T) -> Result<()> {
+        self.write("checkpoint.json", &serde_json::to_string(state).context("serialising the checkpoint")?)
+    }
+
+    /// The checkpoint `--resume` continues from; a missing or damaged one is a clear error.
+    pub fn load_checkpoint<T: DeserializeOwned>(&self) -> Result<T> {
+        let path = self.file("checkpoint.json");
+        let text =
+            std::fs::read_to_string(&path).with_context(|| format!("--resume: reading {}", path.display()))?;
+        serde_json::from_str(&text).with_context(|| format!("--resume: {} is damaged", path.display()))
+    }
+
+    /// `run.json`: the tool, the command line, the options, when it started (kept from the first
+    /// start when resumed) and, once finished, when it ended and what it found.
+    pub fn write_meta(
+        &self,
+        tool: &str,
+        options: &impl Serialize,
+        resumed: bool,
+        results: Option<serde_json::Value>,
+    ) -> Result<()> {
+        let keep_start = resumed || results.is_some();
+        let previous: Option<serde_json::Value> =
+            std::fs::read_to_string(self.file("run.json")).ok().and_then(|t| serde_json::from_str(&t).ok());
+        let started = previous
+            .as_ref()
+            .and_then(|p| p.get("started").cloned())
+            .filter(|_| keep_start)
+            .unwrap_or_else(|| now().into());
+        let mut meta = serde_json::json!({
+            "tool": tool,
+            "command": command_line(),
+            "started": started,
+            "options": serde_json::to_value(options).context("serialising the options")?,
+        });
+        if let Some(results) = results {
+            meta["finished"] = now().into();
+            meta["results"] = results;
+        }
+        self.write_json("run.json", &meta)
+    }
+
+    /// The tuned values as `<stem>.toml` and the Rust module `<stem>_params.rs` (what `tune export`
+    /// bakes into the engine). Returns the TOML's path.
+    pub fn export(&self, tuned: &ParamSet, stem: &str, rust_name: &str) -> Result<PathBuf> {
+        let toml_path = self.file(&format!("{stem}.toml"));
+        self.write(&format!("{stem}.toml"), &tuned.to_toml())?;
+        self.write(rust_name, &to_rust_module(tuned, &toml_path.display().to_string()))?;
+        Ok(toml_path)
+    }
+
+    /// The report of the run (workbook, images, index.html) in `report/`; a report that cannot be
+    /// drawn (no fonts, say) is a warning, never the loss of a finished run.
+    pub fn report(&self, params: &ParamSet, baseline: Option<&ParamSet>) {
+        let out = self.file("report");
+        match crate::report::write_report(params, baseline, Some(&self.dir), &out) {
+            Ok(index) => eprintln!("report: {}", index.display()),
+            Err(e) => eprintln!("report not written: {e:#}"),
+        }
+    }
+}
+
+/// Writes a file through a temporary name, so a kill never leaves half of it.
+pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension(format!(
+        "{}.tmp",
+        path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default()
+    ));
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))
+}
+
+/// Integers without a fraction, others with enough digits to read back.
+pub fn format_value(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:.6}").trim_end_matches('0').to_string()
+    }
+}
+
+/// The current time as RFC 3339 (UTC, seconds).
+pub fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+/// A flag raised by Ctrl-C: runs stop at the next safe point, write a checkpoint and say how to
+/// resume.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let handler_flag = flag.clone();
+    // A second handler cannot be installed in the same process (tests run several runs): then
+    // Ctrl-C simply ends the process, which loses nothing already written.
+    let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
+    flag
+}
+
+/// The command line as typed, for the run's records.
+pub fn command_line() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+/// A progress bar over `len` steps named `unit` with a message (hidden with `quiet`).
+pub fn progress_bar(len: u64, unit: &str, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    let template = format!("{unit} {{pos}}/{{len}} {{bar:25}} {{msg}} [{{elapsed_precise}}, ETA {{eta}}]");
+    bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_written_whole_and_checkpoints_read_back() {
+        let dir = std::env::temp_dir().join(format!("whetstone-run-{}", std::process::id()));
+        let run = RunDir::create(&dir.join("a/b")).unwrap();
+        run.save_checkpoint(&vec![1.5, 2.0]).unwrap();
+        let back: Vec<f64> = run.load_checkpoint().unwrap();
+        assert_eq!(back, vec![1.5, 2.0]);
+        assert!(!run.file("checkpoint.json.tmp").exists());
+        std::fs::write(run.file("checkpoint.json"), "{").unwrap();
+        let err = run.load_checkpoint::<Vec<f64>>().unwrap_err();
+        assert!(format!("{err:#}").contains("damaged"), "{err:#}");
+        let names = ["x".to_string(), "y".to_string()];
+        for (step, values) in [(0, [1.0, 0.25]), (1, [2.0, 0.5]), (2, [3.0, 0.75])] {
+            run.append_trajectory("iteration", &names, step, &values).unwrap();
+        }
+        run.trim_trajectory(1).unwrap();
+        let text = std::fs::read_to_string(run.file("trajectory.csv")).unwrap();
+        assert_eq!(text, "iteration,x,y\n0,1,0.25\n1,2,0.5\n");
+        run.write_meta("test", &serde_json::json!({"a": 1}), false, None).unwrap();
+        let started = serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(run.file("run.json")).unwrap())
+            .unwrap()["started"]
+            .clone();
+        run.write_meta("test", &serde_json::json!({"a": 1}), false, Some(serde_json::json!({"loss": 0.1}))).unwrap();
+        let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(run.file("run.json")).unwrap()).unwrap();
+        assert_eq!(meta["started"], started);
+        assert_eq!(meta["results"]["loss"], 0.1);
+        assert!(meta["finished"].is_string());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
