@@ -59,6 +59,9 @@ enum Command {
     /// Population-based incremental learning (Baluja 1994) over the Texel loss, self-play games
     /// or a command: `tune pbil --params params/eval.toml` is a complete short run.
     Pbil(blackbox::pbil::PbilArgs),
+    /// Confident local optimisation (Coulom 2011) of a few values over game outcomes; with
+    /// --problem, the paper's test problems and their regret.
+    Clop(blackbox::clop::ClopArgs),
     /// Simultaneous perturbation stochastic approximation over game pairs, as fishtest and
     /// OpenBench run it; reads and writes OpenBench's SPSA lines.
     Spsa(blackbox::spsa::SpsaArgs),
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(args),
         Command::Pbil(args) => blackbox::pbil::run(args),
         Command::Spsa(args) => blackbox::spsa::run(args),
+        Command::Clop(args) => blackbox::clop::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -108,10 +108,15 @@ pub struct TexelArgs {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct EpochLog {
     pub epoch: usize,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub train_loss: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub valid_loss: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub k: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub learning_rate: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub seconds: f64,
 }
 

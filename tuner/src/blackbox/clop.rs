@@ -61,13 +61,19 @@ pub struct ClopLog {
     pub samples: u64,
     pub games: u64,
     /// The regression's expected win rate at the estimate, with its interval.
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub win_rate: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub win_rate_low: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub win_rate_high: f64,
     /// The win rate as Elo against the reference.
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub elo: f64,
     /// The score of all games so far.
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub score: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub seconds: f64,
 }
 
@@ -226,4 +232,88 @@ fn problem(args: &ClopArgs, name: &str) -> Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: ClopArgs,
+    }
+
+    fn args(dir: &std::path::Path, extra: &[&str]) -> ClopArgs {
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/blackbox/testdata/peak_game.py");
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("space.txt"), "x, int, 0, -100, 100, 5, 0.002\n").unwrap();
+        let params = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
+        let mut argv = vec![
+            "clop".to_string(),
+            "--params".into(),
+            params.display().to_string(),
+            "--fitness".into(),
+            "command".into(),
+            "--command".into(),
+            format!("python3 '{}'", script.display()),
+            "--space".into(),
+            dir.join("space.txt").display().to_string(),
+            "--out".into(),
+            dir.join("run").display().to_string(),
+            "--concurrency".into(),
+            "2".into(),
+            "--quiet".into(),
+        ];
+        argv.extend(extra.iter().map(|s| s.to_string()));
+        Cli::parse_from(argv).args
+    }
+
+    #[test]
+    fn clop_over_a_command_finds_the_peak_and_resumes_exactly() {
+        let dir = std::env::temp_dir().join(format!("whetstone-clop-{}", std::process::id()));
+        let straight_args = args(&dir.join("a"), &[]);
+        let setup = straight_args.common.setup("clop", FitnessKind::Selfplay).unwrap();
+        let straight = optimise(&straight_args, &setup, 240, None).unwrap();
+        assert_eq!(straight.games.played(), 240);
+        let x = setup.space.from_unit(&straight.clop.estimate().mean)[0];
+        assert!((x - 30.0).abs() < 35.0, "estimate {x}");
+        let first = args(&dir.join("b"), &[]);
+        let setup_b = first.common.setup("clop", FitnessKind::Selfplay).unwrap();
+        optimise(&first, &setup_b, 240, Some(100)).unwrap();
+        let resumed = optimise(&args(&dir.join("b"), &["--resume"]), &setup_b, 240, None).unwrap();
+        assert_eq!(resumed.games, straight.games);
+        assert_eq!(resumed.clop.estimate().mean, straight.clop.estimate().mean);
+        let trajectory = |d: &str| std::fs::read_to_string(dir.join(d).join("run/trajectory.csv")).unwrap();
+        assert_eq!(trajectory("a"), trajectory("b"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn the_texel_loss_is_refused_and_problems_are_named() {
+        let dir = std::env::temp_dir().join(format!("whetstone-clop-texel-{}", std::process::id()));
+        let data = super::super::tests::small_dataset();
+        let params = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
+        let a = Cli::parse_from([
+            "clop",
+            "--params",
+            params.to_str().unwrap(),
+            "--fitness",
+            "texel",
+            "--data",
+            data.to_str().unwrap(),
+            "--only",
+            "tempo",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .args;
+        let err = run(&a).unwrap_err();
+        assert!(format!("{err:#}").contains("CLOP fits game outcomes"), "{err:#}");
+        let b = Cli::parse_from(["clop", "--problem", "nope"]).args;
+        assert!(format!("{:#}", run(&b).unwrap_err()).contains("known: log"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

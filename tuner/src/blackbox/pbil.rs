@@ -22,14 +22,14 @@ use crate::run::{interrupt_flag, progress_bar};
 /// bit, learning toward each generation's best individual and away from its worst.
 ///
 /// The default run is `tune pbil --params params/eval.toml`: every tunable evaluation weight,
-/// scored by the Texel loss over the bundled self-play positions, 32 individuals for 150
-/// generations (a few minutes on 2 cores). Results go to reports/pbil: tuned.toml and
+/// scored by the Texel loss over the bundled self-play positions, 32 individuals for 1,500
+/// generations (about three minutes on 2 cores). Results go to reports/pbil: tuned.toml and
 /// eval_params.rs, result.json, log.csv/log.json, trajectory.csv, the report.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PbilArgs {
     #[command(flatten)]
     pub common: TuneArgs,
-    /// Generations [default: 150 with the Texel loss; with games, --games / (population x
+    /// Generations [default: 1,500 with the Texel loss; with games, --games / (population x
     /// games per individual)].
     #[arg(long)]
     pub generations: Option<usize>,
@@ -58,7 +58,7 @@ pub struct PbilArgs {
     pub start_confidence: f64,
     /// Integers: code only the 2·W+1 values around each start and move a value's window to its
     /// estimate once its bits have decided (0: the whole range, textbook PBIL).
-    #[arg(long, default_value_t = 0, value_name = "W")]
+    #[arg(long, default_value_t = 16, value_name = "W")]
     pub window: u32,
     /// Stop when the mean entropy per bit falls below this (the vector has decided).
     #[arg(long, default_value_t = 0.02)]
@@ -70,19 +70,28 @@ pub struct PbilArgs {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PbilLog {
     pub generation: usize,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub best_loss: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub mean_loss: f64,
-    /// Training loss of the best individual so far (the result).
+    /// Objective of the best individual or estimate so far (the result).
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub result_loss: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub result_valid_loss: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub best_score: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub mean_score: f64,
     /// The population's mean score against the start, as Elo.
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub mean_elo: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub entropy: f64,
     /// Values whose window moved this generation.
     pub recentred: usize,
     pub games: u64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub seconds: f64,
 }
 
@@ -120,7 +129,7 @@ pub fn run(args: &PbilArgs) -> Result<()> {
             games.div_ceil(per) as usize
         }
         (Fitness::Games(_), None, None) => 30,
-        (Fitness::Texel(_), None, _) => 150,
+        (Fitness::Texel(_), None, _) => 1500,
     };
     let state = optimise(args, &setup, generations)?;
     let (values, extra) = match (&setup.fitness, &state.best) {
@@ -215,6 +224,13 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
                     losses.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).expect("a population");
                 if state.best.as_ref().is_none_or(|(_, best)| low < *best) {
                     state.best = Some((values[i].clone(), low));
+                }
+                // The vector's own estimate (each bit as its probability leans) often beats every
+                // sample: samples pay the L2 pull on every value they jitter.
+                let estimate = state.pbil.estimate();
+                let estimate_loss = t.loss(&estimate);
+                if state.best.as_ref().is_none_or(|(_, best)| estimate_loss < *best) {
+                    state.best = Some((estimate, estimate_loss));
                 }
                 let (best, best_loss) = state.best.as_ref().expect("set above");
                 entry.best_loss = low;

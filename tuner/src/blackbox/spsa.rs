@@ -56,8 +56,11 @@ pub struct SpsaLog {
     pub plus_losses: u64,
     pub draws: u64,
     /// Training loss of theta (Texel fitness; NaN otherwise).
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub loss: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub valid_loss: f64,
+    #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub seconds: f64,
 }
 
@@ -311,7 +314,8 @@ mod tests {
         let tuned = ParamSet::load(&dir.join("c/tuned.toml")).unwrap();
         let names = whetstone::uci::option_names(&tuned);
         let tempo = names.iter().position(|n| n == "tempo_mg").unwrap();
-        assert_eq!(tuned.values()[tempo] as f64, setup.space.playable(&straight.spsa.theta)[0]);
+        let dim = setup.space.names().iter().position(|n| n == "tempo_mg").unwrap();
+        assert_eq!(tuned.values()[tempo] as f64, setup.space.playable(&straight.spsa.theta)[dim]);
         std::fs::remove_dir_all(&dir).ok();
     }
 
@@ -319,7 +323,7 @@ mod tests {
     fn texel_spsa_lowers_the_loss() {
         let dir = std::env::temp_dir().join(format!("whetstone-spsa-texel-{}", std::process::id()));
         let data = super::super::tests::small_dataset();
-        let a = args(&dir, &["--fitness", "texel", "--data", data.to_str().unwrap(), "--only", "material"]);
+        let a = args(&dir, &["--fitness", "texel", "--data", data.to_str().unwrap(), "--only", "material", "--min-coverage", "0"]);
         let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
         let state = optimise(&a, &setup, 200, None).unwrap();
         let Fitness::Texel(t) = &setup.fitness else { panic!("texel") };

@@ -1,6 +1,10 @@
 //! The Texel loss as a fitness: the mean squared error between game results and the sigmoid of
 //! the evaluation, over a dataset traced once (the trace store `tune texel` uses), so one
 //! evaluation of 50,000 positions costs milliseconds. K is fitted once on the starting values.
+//!
+//! Regularised as `tune texel` is, because a lower error alone made a weaker engine: an L2 pull
+//! toward the starting values, λ·Σ((x - x₀)/100)², is added to the training error, and values
+//! seen in too few positions are not tuned (`covered`).
 
 use std::path::PathBuf;
 
@@ -18,6 +22,8 @@ pub struct TexelFitness {
     /// The starting evaluation's full value vector; candidates overwrite their slots.
     base: Vec<f64>,
     pub k: f64,
+    /// The L2 strength λ.
+    pub l2: f64,
     files: Vec<PathBuf>,
 }
 
@@ -30,6 +36,7 @@ impl TexelFitness {
         valid_fraction: f64,
         seed: u64,
         progress: bool,
+        l2: f64,
     ) -> Result<TexelFitness> {
         if let Some(d) = space.dims.iter().find(|d| !matches!(d.slot, Slot::Eval(_))) {
             bail!("--fitness texel tunes evaluation weights only; `{}` is not one (use --fitness selfplay)", d.name);
@@ -42,12 +49,25 @@ impl TexelFitness {
         let layout = Layout::new(eval);
         let base: Vec<f64> = eval.values().iter().map(|&v| v as f64).collect();
         let k = Model { layout: &layout, store: &data_split.train }.fit_k(&base);
-        Ok(TexelFitness { layout, data: data_split, space: space.clone(), base, k, files: data.to_vec() })
+        Ok(TexelFitness { layout, data: data_split, space: space.clone(), base, k, l2, files: data.to_vec() })
+    }
+
+    /// The space without the values seen in fewer than `min_coverage` training positions
+    /// (phase-weighted, as `tune texel --min-coverage`); the fitness tunes that space from now on.
+    pub fn keep_covered(&mut self, min_coverage: f64) -> (Space, Vec<String>) {
+        let coverage = Model { layout: &self.layout, store: &self.data.train }.coverage();
+        let (kept, rare): (Vec<_>, Vec<_>) = self.space.dims.iter().cloned().partition(|d| match d.slot {
+            Slot::Eval(i) => coverage[i] >= min_coverage,
+            _ => true,
+        });
+        self.space = Space { dims: kept };
+        (self.space.clone(), rare.into_iter().map(|d| d.name).collect())
     }
 
     pub fn describe(&self) -> String {
         format!(
-            "Texel loss over {} ({} training, {} validation positions, K = {:.4})",
+            "Texel loss (L2 {}) over {} ({} training, {} validation positions, K = {:.4})",
+            self.l2,
             self.files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
             self.data.train.len(),
             self.data.valid.len(),
@@ -65,12 +85,14 @@ impl TexelFitness {
         w
     }
 
-    /// Training loss of a candidate (lower is better).
+    /// The objective: training error plus the L2 pull toward the start (lower is better).
     pub fn loss(&self, x: &[f64]) -> f64 {
-        Model { layout: &self.layout, store: &self.data.train }.loss(&self.weights(x), self.k)
+        let error = Model { layout: &self.layout, store: &self.data.train }.loss(&self.weights(x), self.k);
+        let pull: f64 = self.space.playable(x).iter().zip(&self.space.dims).map(|(v, d)| ((v - d.start) / 100.0).powi(2)).sum();
+        error + self.l2 * pull
     }
 
-    /// Validation loss (NaN without validation positions).
+    /// Validation error, without the L2 term (NaN without validation positions).
     pub fn valid_loss(&self, x: &[f64]) -> f64 {
         if self.data.valid.is_empty() {
             return f64::NAN;

@@ -4,6 +4,8 @@
 //! their declared bounds and serialises its whole state for checkpoints.
 
 pub mod adam;
+pub mod clop;
+pub mod clop_problems;
 pub mod local;
 pub mod pbil;
 pub mod space;

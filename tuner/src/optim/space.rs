@@ -130,6 +130,7 @@ impl Space {
     }
 
     /// Values mapped to [-1, 1] (CLOP's coordinates).
+    #[cfg(test)]
     pub fn to_unit(&self, x: &[f64]) -> Vec<f64> {
         x.iter().zip(&self.dims).map(|(v, d)| 2.0 * (v - d.min) / (d.max - d.min).max(1e-12) - 1.0).collect()
     }

@@ -1,6 +1,10 @@
-//! Reports: `tune report` and the report every tuning run leaves behind (the parameters as an
-//! Excel workbook, `workbook.rs`), a readable summary of a Texel run and its loss curve.
+//! Reports: `tune report` and the report every tuning run leaves behind: the parameters as an
+//! Excel workbook (`workbook.rs`), PNG heat maps and curves, plots of the run's logs
+//! (`images.rs`), and an offline `index.html` showing all of it (`html.rs`); also a readable
+//! summary of a Texel run and its loss curve.
 
+pub mod html;
+pub mod images;
 pub mod workbook;
 
 use std::path::Path;
@@ -93,11 +97,15 @@ pub struct ReportArgs {
     /// The parameters to show.
     #[arg(long, default_value = "params/eval.toml")]
     pub params: std::path::PathBuf,
-    /// Another params file: adds a difference sheet per piece and the baseline's values beside the
-    /// other terms.
+    /// Another params file: difference sheets and heat maps per piece, the baseline's values
+    /// beside the other terms and under the curves.
     #[arg(long)]
     pub baseline: Option<std::path::PathBuf>,
-    /// Report folder (created): eval.xlsx.
+    /// A tuning run's folder (`tune texel`, `pbil`, `clop`, `spsa` --out): its command, dates and
+    /// results, and plots of its log.csv (loss, fitness, Elo) and trajectory.csv.
+    #[arg(long, value_name = "RUN_DIR")]
+    pub log: Option<std::path::PathBuf>,
+    /// Report folder (created): index.html, eval.xlsx, the PNG images.
     #[arg(long, default_value = "reports/eval")]
     pub out: std::path::PathBuf,
 }
@@ -106,22 +114,65 @@ pub struct ReportArgs {
 pub fn run(args: &ReportArgs) -> Result<()> {
     let params = ParamSet::load(&args.params)?;
     let baseline = args.baseline.as_deref().map(ParamSet::load).transpose()?;
-    let index = write_report(&params, baseline.as_ref(), None, &args.out)?;
-    println!("wrote {}", index.display());
+    if let Some(dir) = &args.log {
+        if !dir.is_dir() {
+            anyhow::bail!("--log {}: not a folder", dir.display());
+        }
+    }
+    let started = std::time::Instant::now();
+    let index = write_report(&params, baseline.as_ref(), args.log.as_deref(), &args.out)?;
+    println!("wrote {} ({:.0} ms)", index.display(), started.elapsed().as_secs_f64() * 1e3);
     Ok(())
 }
 
-/// Writes the report of `params` (against `baseline`, with the logs of `run_dir`) into `out`;
-/// returns the page to open.
+/// Writes the report of `params` (against `baseline`, with the logs of `run_dir`) into `out` and
+/// returns its `index.html`. Without a usable font the images are left out (with a warning) and
+/// the page and workbook are still written.
 pub fn write_report(
     params: &ParamSet,
     baseline: Option<&ParamSet>,
-    _run_dir: Option<&Path>,
+    run_dir: Option<&Path>,
     out: &Path,
 ) -> Result<std::path::PathBuf> {
     use anyhow::Context;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let path = out.join("eval.xlsx");
-    workbook::write(params, baseline, &path)?;
-    Ok(path)
+    workbook::write(params, baseline, &out.join("eval.xlsx"))?;
+    let mut notes = Vec::new();
+    let (mut tables, mut run_images) = (Vec::new(), Vec::new());
+    match images::check_font() {
+        Ok(()) => {
+            tables.extend(images::heat_maps(params, baseline, out)?);
+            tables.extend(images::curves(params, baseline, out)?);
+            if let Some(dir) = run_dir {
+                run_images = images::log_plots(dir, out)?;
+            }
+        }
+        Err(e) => {
+            eprintln!("report: images left out: {e:#}");
+            notes.push(format!("Images left out: {e:#}"));
+        }
+    }
+    let mut sections = Vec::new();
+    if let Some(dir) = run_dir {
+        sections.extend(html::run_sections(dir, &run_images)?);
+    }
+    sections.extend(html::param_sections(params, baseline, &tables));
+    let mut first = vec![html::Block::Text(
+        "The parameters as an Excel workbook (boards with colour scales, material-normalised and mirrored tables, Rust arrays): eval.xlsx".to_string(),
+    )];
+    first.extend(notes.into_iter().map(html::Block::Text));
+    sections.insert(0, html::Section { title: "Files".to_string(), body: first });
+    let page = html::Page {
+        title: match run_dir {
+            Some(dir) => format!("Whetstone tuning run {}", dir.display()),
+            None => "Whetstone evaluation parameters".to_string(),
+        },
+        metadata: vec![
+            ("written".to_string(), crate::run::now()),
+            ("values".to_string(), params.value_count().to_string()),
+            ("baseline".to_string(), if baseline.is_some() { "yes" } else { "none" }.to_string()),
+        ],
+        sections,
+    };
+    html::write_index(out, &page)
 }

@@ -159,6 +159,12 @@ impl RunDir {
     }
 }
 
+/// Reads a logged number that JSON wrote as `null` (NaN: a column that does not apply) back
+/// as NaN, so checkpoints holding logs round-trip.
+pub fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
+    Ok(<Option<f64> as serde::Deserialize>::deserialize(d)?.unwrap_or(f64::NAN))
+}
+
 /// Writes a file through a temporary name, so a kill never leaves half of it.
 pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
     let tmp = path.with_extension(format!(

@@ -1,0 +1,847 @@
+//! CLOP: Confident Local OPtimization for noisy black-box parameter tuning.
+//!
+//! Rémi Coulom, "CLOP: Confident Local Optimization for Noisy Black-Box Parameter
+//! Tuning", Advances in Computer Games 13 (2011).
+//!
+//! The win rate is modelled as a logistic function of a quadratic `q(x)` of the
+//! (normalised, `[-1, 1]^n`) parameters. The quadratic is fitted by maximum a
+//! posteriori logistic regression (Newton's method with a weak Gaussian prior on the
+//! coefficients). Each sample carries a weight that is small when a regression says,
+//! with confidence, that the sample is worse than the weighted mean of all samples:
+//! `w(x) = min(1, min_i exp((q_i(x) - m_i) / (H s_i)))`, where `m_i` is the weighted
+//! mean strength of the samples and `s_i` its standard deviation. Weights and
+//! regressions are iterated until the total weight stops shrinking. New samples are
+//! drawn from the density proportional to `w`, so the sampled region contracts around
+//! the optimum, and the final estimate is the weighted mean of the samples.
+//!
+//! Details that the paper leaves open follow the author's reference implementation,
+//! which produced the paper's figures: the prior strength (0.01), the refit schedule
+//! (refit when the sample count has grown by 10 %), the Metropolis-within-Gibbs
+//! sampler of `w`, and the replication of samples once many have been collected.
+//!
+//! This module does no I/O: the caller maps `[-1, 1]` to real parameter bounds.
+
+use std::collections::HashMap;
+
+use nalgebra::{DMatrix, DVector};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// Result of one game, from the tuned side's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    Loss,
+    Draw,
+    Win,
+}
+
+/// Which quadratic terms the regression uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Correlations {
+    /// Full quadratic: every cross term `x_i x_j`. `(n + 1)(n + 2) / 2` coefficients.
+    All,
+    /// Only `x_i^2`, no cross terms. `2n + 1` coefficients; needs fewer samples in
+    /// high dimension but cannot model correlated parameters.
+    Diagonal,
+}
+
+/// Tuning knobs. Defaults are those of the paper's experiments (script
+/// `many_problems.py` of the reference implementation).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ClopSettings {
+    /// Full or diagonal quadratic model. Default: `All` (the paper's "CLOP").
+    pub correlations: Correlations,
+    /// Confidence height `H`: a sample keeps weight 1 unless the regression puts it
+    /// more than `H` standard deviations below the mean. Paper: 3.
+    pub h: f64,
+    /// Strength `λ` of the Gaussian prior `-λ/2 |θ|^2` on the regression coefficients.
+    /// It regularises the fit when few samples exist. Paper: 0.01.
+    pub prior_strength: f64,
+    /// Refit when the outcome count has grown by this fraction (geometric schedule:
+    /// `next = next + 1 + floor(next * refit_rate)`). Paper: 0.1.
+    pub refit_rate: f64,
+    /// Draw rating `d` in logit units: `P(win) = σ(q - d)`, `P(loss) = σ(-q - d)`.
+    /// A draw counts in the likelihood as one win and one loss (as in the reference
+    /// implementation). 0 means "no draws expected"; a draw then weighs as half a win
+    /// plus half a loss. Default 0 (the paper's artificial problems have no draws).
+    pub draw_rating: f64,
+    /// Metropolis steps per dimension used to draw each new sample from the weight
+    /// density. Paper experiments: 1000.
+    pub mcmc_steps_per_dim: usize,
+    /// After `i` samples, each point is played `1 + i / replication_threshold`
+    /// times. This keeps sampling and fitting cheap over very long runs (the number of
+    /// distinct points grows only logarithmically). 0 disables replication. Paper: 1000.
+    pub replication_threshold: usize,
+    /// Safety cap on the weight/regression iterations of one refit.
+    pub max_localization_iterations: usize,
+}
+
+impl Default for ClopSettings {
+    fn default() -> Self {
+        ClopSettings {
+            correlations: Correlations::All,
+            h: 3.0,
+            prior_strength: 1e-2,
+            refit_rate: 0.1,
+            draw_rating: 0.0,
+            mcmc_steps_per_dim: 1000,
+            replication_threshold: 1000,
+            max_localization_iterations: 100,
+        }
+    }
+}
+
+/// The optimiser's answer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Estimate {
+    /// Weighted mean of the samples: the recommended parameters, in `[-1, 1]^n`.
+    pub mean: Vec<f64>,
+    /// Expected score (win + draw/2) at `mean` according to the regression.
+    pub win_rate: f64,
+    /// Lower end of a 95 % interval on `win_rate` (posterior of the regression).
+    pub win_rate_low: f64,
+    /// Upper end of the same interval.
+    pub win_rate_high: f64,
+    /// Number of recorded outcomes.
+    pub samples: usize,
+    /// Sum of the sample weights (in games); how many games the estimate rests on.
+    pub weight_sum: f64,
+    /// Maximum of the fitted quadratic inside `[-1, 1]^n`, if it is concave and its
+    /// maximum lies inside the box. The paper recommends `mean` instead.
+    pub regression_max: Option<Vec<f64>>,
+    /// Number of confidence weightings in the current weight function.
+    pub weightings: usize,
+}
+
+/// One distinct sampled point with its outcome counts.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+struct Point {
+    x: Vec<f64>,
+    /// Losses, draws, wins.
+    counts: [u64; 3],
+}
+
+impl Point {
+    fn games(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+}
+
+/// One confidence constraint: weight factor `exp(min(0, (q(x) - mean) / radius))`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+struct Weighting {
+    coefficients: Vec<f64>,
+    mean: f64,
+    radius: f64,
+}
+
+/// MAP fit of the quadratic logistic model.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+struct Fit {
+    coefficients: Vec<f64>,
+    /// Inverse of the negative Hessian of the log posterior (row-major), i.e. the
+    /// Laplace approximation of the posterior covariance; used for intervals.
+    covariance: Vec<f64>,
+}
+
+/// CLOP state. Everything needed to continue is serialised, so a `Clop` restored from
+/// JSON (with `serde_json`'s `float_roundtrip`) continues exactly as the original.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Clop {
+    dims: usize,
+    settings: ClopSettings,
+    points: Vec<Point>,
+    /// Global outcome counts: losses, draws, wins.
+    totals: [u64; 3],
+    /// Recorded outcomes.
+    recorded: usize,
+    /// Outcome count at which the next refit happens.
+    next_refit: usize,
+    weightings: Vec<Weighting>,
+    model: Option<Fit>,
+    /// Points handed out by `sample`.
+    issued: usize,
+    /// Last point handed out and how many times in a row.
+    last_issued: Option<Vec<f64>>,
+    last_issued_times: usize,
+    /// Index of `points` by exact coordinates; rebuilt after deserialisation.
+    #[serde(skip)]
+    index: HashMap<Vec<u64>, usize>,
+}
+
+fn sigmoid(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}
+
+/// `ln σ(x)`, stable for large `|x|`.
+fn log_sigmoid(x: f64) -> f64 {
+    if x >= 0.0 { -(-x).exp().ln_1p() } else { x - x.exp().ln_1p() }
+}
+
+fn key(x: &[f64]) -> Vec<u64> {
+    x.iter().map(|v| v.to_bits()).collect()
+}
+
+/// Number of quadratic coefficients for `dims` dimensions.
+pub fn coefficient_count(dims: usize, correlations: Correlations) -> usize {
+    match correlations {
+        Correlations::All => (dims + 1) * (dims + 2) / 2,
+        Correlations::Diagonal => 2 * dims + 1,
+    }
+}
+
+/// Monomials of the quadratic model, in coefficient order: `1`, `x_i`, then
+/// `x_i x_j` for `i <= j` (all) or `x_i^2` (diagonal).
+pub fn monomials(x: &[f64], correlations: Correlations, out: &mut Vec<f64>) {
+    out.clear();
+    out.push(1.0);
+    out.extend_from_slice(x);
+    match correlations {
+        Correlations::All => {
+            for i in 0..x.len() {
+                for j in i..x.len() {
+                    out.push(x[i] * x[j]);
+                }
+            }
+        }
+        Correlations::Diagonal => out.extend(x.iter().map(|v| v * v)),
+    }
+}
+
+/// Value of the quadratic with `coefficients` at `x`, without allocating.
+pub fn quadratic_value(coefficients: &[f64], x: &[f64], correlations: Correlations) -> f64 {
+    let n = x.len();
+    let mut value = coefficients[0];
+    for i in 0..n {
+        value += coefficients[1 + i] * x[i];
+    }
+    let mut p = 1 + n;
+    match correlations {
+        Correlations::All => {
+            for i in 0..n {
+                for j in i..n {
+                    value += coefficients[p] * x[i] * x[j];
+                    p += 1;
+                }
+            }
+        }
+        Correlations::Diagonal => {
+            for i in 0..n {
+                value += coefficients[p + i] * x[i] * x[i];
+            }
+        }
+    }
+    value
+}
+
+/// Weighted MAP logistic regression of outcomes on the quadratic monomials.
+///
+/// Likelihood per game: `σ(q - d)` for a win, `σ(-q - d)` for a loss, their product
+/// for a draw. The log posterior is concave, so damped Newton converges reliably.
+/// `weights[k]` multiplies the log-likelihood of every game at `points[k]`.
+fn fit_regression(
+    points: &[Point],
+    weights: &[f64],
+    correlations: Correlations,
+    prior_strength: f64,
+    draw_rating: f64,
+    start: Option<&[f64]>,
+) -> Option<Fit> {
+    let dims = points.first()?.x.len();
+    let p = coefficient_count(dims, correlations);
+    // Design matrix rows and per-point (win-like, loss-like) weighted counts.
+    let mut design = Vec::with_capacity(points.len() * p);
+    let mut mono = Vec::with_capacity(p);
+    let mut ab = Vec::with_capacity(points.len());
+    for (point, &w) in points.iter().zip(weights) {
+        monomials(&point.x, correlations, &mut mono);
+        design.extend_from_slice(&mono);
+        let [l, dr, wi] = point.counts;
+        ab.push((w * (wi + dr) as f64, w * (l + dr) as f64));
+    }
+    let d = draw_rating;
+    let objective = |theta: &DVector<f64>| -> f64 {
+        let mut total = -0.5 * prior_strength * theta.norm_squared();
+        for (row, &(a, b)) in design.chunks_exact(p).zip(&ab) {
+            if a == 0.0 && b == 0.0 {
+                continue;
+            }
+            let q: f64 = row.iter().zip(theta.iter()).map(|(m, t)| m * t).sum();
+            total += a * log_sigmoid(q - d) + b * log_sigmoid(-q - d);
+        }
+        total
+    };
+    let mut theta = match start {
+        Some(s) if s.len() == p => DVector::from_column_slice(s),
+        _ => DVector::zeros(p),
+    };
+    let mut value = objective(&theta);
+    let mut hessian = DMatrix::zeros(p, p);
+    for _ in 0..100 {
+        let mut gradient = -prior_strength * &theta;
+        hessian.fill(0.0);
+        hessian.fill_diagonal(prior_strength);
+        for (row, &(a, b)) in design.chunks_exact(p).zip(&ab) {
+            if a == 0.0 && b == 0.0 {
+                continue;
+            }
+            let q: f64 = row.iter().zip(theta.iter()).map(|(m, t)| m * t).sum();
+            let sw = sigmoid(q - d);
+            let sl = sigmoid(-q - d);
+            let g = a * (1.0 - sw) - b * (1.0 - sl);
+            let h = a * sw * (1.0 - sw) + b * sl * (1.0 - sl);
+            for i in 0..p {
+                gradient[i] += g * row[i];
+                let hi = h * row[i];
+                for j in 0..=i {
+                    hessian[(i, j)] += hi * row[j];
+                }
+            }
+        }
+        for i in 0..p {
+            for j in 0..i {
+                hessian[(j, i)] = hessian[(i, j)];
+            }
+        }
+        let chol = hessian.clone().cholesky()?;
+        let step = chol.solve(&gradient);
+        // Backtracking: the Newton step of a concave function may overshoot far from
+        // the optimum (near-separable data early on).
+        let mut scale = 1.0;
+        let mut improved = false;
+        for _ in 0..30 {
+            let candidate = &theta + scale * &step;
+            let candidate_value = objective(&candidate);
+            if candidate_value.is_finite() && candidate_value >= value {
+                theta = candidate;
+                let gain = candidate_value - value;
+                value = candidate_value;
+                improved = gain > 1e-10 * (1.0 + value.abs());
+                break;
+            }
+            scale *= 0.5;
+        }
+        if !improved || scale * step.norm() < 1e-10 {
+            break;
+        }
+    }
+    // Covariance at the optimum (recompute the Hessian there).
+    hessian.fill(0.0);
+    hessian.fill_diagonal(prior_strength);
+    for (row, &(a, b)) in design.chunks_exact(p).zip(&ab) {
+        let q: f64 = row.iter().zip(theta.iter()).map(|(m, t)| m * t).sum();
+        let sw = sigmoid(q - d);
+        let sl = sigmoid(-q - d);
+        let h = a * sw * (1.0 - sw) + b * sl * (1.0 - sl);
+        for i in 0..p {
+            for j in 0..p {
+                hessian[(i, j)] += h * row[i] * row[j];
+            }
+        }
+    }
+    let covariance = hessian.cholesky()?.inverse();
+    Some(Fit {
+        coefficients: theta.iter().copied().collect(),
+        covariance: covariance.transpose().iter().copied().collect(),
+    })
+}
+
+/// Expected score `P(win) + P(draw) / 2` for strength `q`.
+fn win_rate(q: f64, draw_rating: f64) -> f64 {
+    let w = sigmoid(q - draw_rating);
+    let l = sigmoid(-q - draw_rating);
+    w + 0.5 * (1.0 - w - l)
+}
+
+/// MLE of a constant strength `m` from weighted counts, and its standard deviation
+/// (inverse square root of the Fisher information): the scale of "confidently".
+fn mean_and_deviation(wins_like: f64, losses_like: f64, draw_rating: f64) -> (f64, f64) {
+    let d = draw_rating;
+    // d/dm [a ln σ(m - d) + b ln σ(-m - d)] = a σ(d - m) - b σ(m + d), decreasing in m.
+    let slope = |m: f64| wins_like * sigmoid(d - m) - losses_like * sigmoid(m + d);
+    let (mut lo, mut hi) = (-30.0, 30.0);
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if slope(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let m = 0.5 * (lo + hi);
+    let pw = sigmoid(m - d);
+    let pl = sigmoid(-m - d);
+    let info = wins_like * pw * (1.0 - pw) + losses_like * pl * (1.0 - pl);
+    (m, if info > 0.0 { info.sqrt().recip() } else { f64::INFINITY })
+}
+
+impl Clop {
+    /// A fresh optimiser over `[-1, 1]^dims`.
+    pub fn new(dims: usize, settings: ClopSettings) -> Clop {
+        Clop {
+            dims,
+            settings,
+            points: Vec::new(),
+            totals: [0; 3],
+            recorded: 0,
+            next_refit: 0,
+            weightings: Vec::new(),
+            model: None,
+            issued: 0,
+            last_issued: None,
+            last_issued_times: 0,
+            index: HashMap::new(),
+        }
+    }
+
+    /// Number of recorded outcomes.
+    pub fn samples(&self) -> usize {
+        self.recorded
+    }
+
+    /// Coefficients of the current regression (see [`monomials`] for their order).
+    #[cfg(test)]
+    pub fn regression(&self) -> Option<&[f64]> {
+        self.model.as_ref().map(|m| m.coefficients.as_slice())
+    }
+
+    /// `ln w(x)`: 0 where no confident regression says `x` is bad, negative elsewhere.
+    pub fn log_weight(&self, x: &[f64]) -> f64 {
+        let c = self.settings.correlations;
+        self.weightings
+            .iter()
+            .map(|w| (quadratic_value(&w.coefficients, x, c) - w.mean) / w.radius)
+            .fold(0.0, f64::min)
+    }
+
+    /// Next point to play, in `[-1, 1]^dims`. May be called several times before the
+    /// matching `record`s. Deterministic given the rng and the state. Cheap: the
+    /// weight function only changes at refits.
+    pub fn sample(&mut self, rng: &mut impl Rng) -> Vec<f64> {
+        if self.dims == 0 {
+            self.issued += 1;
+            return Vec::new();
+        }
+        if let (Some(last), true) = (&self.last_issued, self.settings.replication_threshold > 0) {
+            let wanted = 1 + self.issued / self.settings.replication_threshold;
+            if self.last_issued_times < wanted {
+                let x = last.clone();
+                self.last_issued_times += 1;
+                self.issued += 1;
+                return x;
+            }
+        }
+        // Metropolis-within-Gibbs on the density proportional to w(x), started from the
+        // previous point: each step redraws one coordinate uniformly in [-1, 1].
+        let mut x = match &self.last_issued {
+            Some(last) => last.clone(),
+            None => (0..self.dims).map(|_| rng.random_range(-1.0..=1.0)).collect(),
+        };
+        if !self.weightings.is_empty() {
+            let mut current = self.log_weight(&x);
+            for _ in 0..self.settings.mcmc_steps_per_dim * self.dims {
+                let i = rng.random_range(0..self.dims);
+                let old = x[i];
+                x[i] = rng.random_range(-1.0..=1.0);
+                let proposed = self.log_weight(&x);
+                let u: f64 = rng.random();
+                if u < (proposed - current).exp() {
+                    current = proposed;
+                } else {
+                    x[i] = old;
+                }
+            }
+        } else if self.last_issued.is_some() {
+            // Uniform weights: an independent uniform draw.
+            for v in x.iter_mut() {
+                *v = rng.random_range(-1.0..=1.0);
+            }
+        }
+        self.last_issued = Some(x.clone());
+        self.last_issued_times = 1;
+        self.issued += 1;
+        x
+    }
+
+    /// Record the outcome of one game played at `x`. Points outside `[-1, 1]` are
+    /// clamped; a wrong dimension or non-finite coordinate is ignored (no panic).
+    pub fn record(&mut self, x: &[f64], outcome: Outcome) {
+        if x.len() != self.dims || x.iter().any(|v| !v.is_finite()) {
+            return;
+        }
+        let x: Vec<f64> = x.iter().map(|v| v.clamp(-1.0, 1.0)).collect();
+        if self.index.len() != self.points.len() {
+            self.index = self.points.iter().enumerate().map(|(i, p)| (key(&p.x), i)).collect();
+        }
+        let slot = match outcome {
+            Outcome::Loss => 0,
+            Outcome::Draw => 1,
+            Outcome::Win => 2,
+        };
+        let k = key(&x);
+        let i = match self.index.get(&k) {
+            Some(&i) => i,
+            None => {
+                self.points.push(Point { x, counts: [0; 3] });
+                self.index.insert(k, self.points.len() - 1);
+                self.points.len() - 1
+            }
+        };
+        self.points[i].counts[slot] += 1;
+        self.totals[slot] += 1;
+        if self.recorded == self.next_refit {
+            self.next_refit += 1 + (self.next_refit as f64 * self.settings.refit_rate) as usize;
+            self.refit();
+        }
+        self.recorded += 1;
+    }
+
+    fn weights(&self) -> Vec<f64> {
+        self.points.iter().map(|p| self.log_weight(&p.x).exp()).collect()
+    }
+
+    fn total_weight(&self, weights: &[f64]) -> f64 {
+        self.points.iter().zip(weights).map(|(p, w)| w * p.games() as f64).sum()
+    }
+
+    /// Rebuild the weight function from scratch: alternate regression and confidence
+    /// weighting until the total weight shrinks by less than 1 %; the last weighting
+    /// (which changed little) is dropped so the kept model matches the kept weights.
+    fn refit(&mut self) {
+        let s = &self.settings;
+        let (correlations, prior, d) = (s.correlations, s.prior_strength, s.draw_rating);
+        self.weightings.clear();
+        let mut weights = vec![1.0; self.points.len()];
+        let start = self.model.as_ref().map(|m| m.coefficients.clone());
+        let mut fit = fit_regression(&self.points, &weights, correlations, prior, d, start.as_deref());
+        let can_localize = self.totals[0] > 1 && self.totals[2] > 1 && s.h > 0.0;
+        if can_localize {
+            for _ in 0..s.max_localization_iterations {
+                let Some(current) = fit.clone() else { break };
+                let previous_total = self.total_weight(&weights);
+                let (mut a, mut b) = (0.0, 0.0);
+                for (p, w) in self.points.iter().zip(&weights) {
+                    let [l, dr, wi] = p.counts;
+                    a += w * (wi + dr) as f64;
+                    b += w * (l + dr) as f64;
+                }
+                let (mean, deviation) = mean_and_deviation(a, b, d);
+                let radius = deviation * self.settings.h;
+                if !(radius.is_finite() && radius > 0.0) {
+                    break;
+                }
+                self.weightings.push(Weighting { coefficients: current.coefficients.clone(), mean, radius });
+                let new_weights = self.weights();
+                let new_total = self.total_weight(&new_weights);
+                if new_total >= previous_total * 0.99 {
+                    self.weightings.pop();
+                    break;
+                }
+                weights = new_weights;
+                fit = fit_regression(
+                    &self.points,
+                    &weights,
+                    correlations,
+                    prior,
+                    d,
+                    Some(&current.coefficients),
+                );
+            }
+        }
+        if fit.is_some() {
+            self.model = fit;
+        }
+    }
+
+    /// Current estimate of the optimum: the weighted mean of the samples, with the
+    /// regression's expected score there and a 95 % interval.
+    pub fn estimate(&self) -> Estimate {
+        let weights = self.weights();
+        let mut mean = vec![0.0; self.dims];
+        let mut weight_sum = 0.0;
+        for (p, w) in self.points.iter().zip(&weights) {
+            let w = w * p.games() as f64;
+            weight_sum += w;
+            for (m, v) in mean.iter_mut().zip(&p.x) {
+                *m += w * v;
+            }
+        }
+        if weight_sum > 0.0 {
+            mean.iter_mut().for_each(|m| *m /= weight_sum);
+        }
+        let d = self.settings.draw_rating;
+        let c = self.settings.correlations;
+        let (win_rate_mid, low, high, regression_max) = match &self.model {
+            Some(fit) => {
+                let q = quadratic_value(&fit.coefficients, &mean, c);
+                let mut mono = Vec::new();
+                monomials(&mean, c, &mut mono);
+                let p = mono.len();
+                let mut var = 0.0;
+                for i in 0..p {
+                    for j in 0..p {
+                        var += mono[i] * fit.covariance[i * p + j] * mono[j];
+                    }
+                }
+                let sd = var.max(0.0).sqrt();
+                (
+                    win_rate(q, d),
+                    win_rate(q - 1.96 * sd, d),
+                    win_rate(q + 1.96 * sd, d),
+                    quadratic_max(&fit.coefficients, self.dims, c),
+                )
+            }
+            None => (0.5, 0.0, 1.0, None),
+        };
+        Estimate {
+            mean,
+            win_rate: win_rate_mid,
+            win_rate_low: low,
+            win_rate_high: high,
+            samples: self.recorded,
+            weight_sum,
+            regression_max,
+            weightings: self.weightings.len(),
+        }
+    }
+}
+
+/// Maximum of the quadratic if it is strictly concave and the maximum is in the box.
+fn quadratic_max(coefficients: &[f64], dims: usize, c: Correlations) -> Option<Vec<f64>> {
+    if dims == 0 {
+        return None;
+    }
+    // q(x) = c0 + b.x + x' A x with A symmetric; maximum solves -2A x = b.
+    let mut a = DMatrix::zeros(dims, dims);
+    let mut p = 1 + dims;
+    match c {
+        Correlations::All => {
+            for i in 0..dims {
+                for j in i..dims {
+                    if i == j {
+                        a[(i, i)] = -2.0 * coefficients[p];
+                    } else {
+                        a[(i, j)] = -coefficients[p];
+                        a[(j, i)] = -coefficients[p];
+                    }
+                    p += 1;
+                }
+            }
+        }
+        Correlations::Diagonal => {
+            for i in 0..dims {
+                a[(i, i)] = -2.0 * coefficients[p + i];
+            }
+        }
+    }
+    let b = DVector::from_column_slice(&coefficients[1..=dims]);
+    let x = a.cholesky()?.solve(&b);
+    x.iter().all(|v| v.abs() <= 1.0).then(|| x.iter().copied().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn outcome(rng: &mut ChaCha8Rng, p: f64) -> Outcome {
+        if rng.random::<f64>() < p { Outcome::Win } else { Outcome::Loss }
+    }
+
+    #[test]
+    fn regression_recovers_known_quadratic() {
+        // q(x, y) = 0.3 + 0.5x - 0.4y - 1.0x^2 + 0.6xy - 0.8y^2, coefficient order
+        // 1, x, y, x^2, xy, y^2.
+        let truth = [0.3, 0.5, -0.4, -1.0, 0.6, -0.8];
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut points = Vec::new();
+        for _ in 0..4000 {
+            let x = vec![rng.random_range(-1.0..=1.0), rng.random_range(-1.0..=1.0)];
+            let p = sigmoid(quadratic_value(&truth, &x, Correlations::All));
+            let mut counts = [0; 3];
+            for _ in 0..50 {
+                counts[if rng.random::<f64>() < p { 2 } else { 0 }] += 1;
+            }
+            points.push(Point { x, counts });
+        }
+        let weights = vec![1.0; points.len()];
+        let fit = fit_regression(&points, &weights, Correlations::All, 1e-2, 0.0, None).unwrap();
+        for (got, want) in fit.coefficients.iter().zip(&truth) {
+            assert!((got - want).abs() < 0.05, "{:?} vs {:?}", fit.coefficients, truth);
+        }
+    }
+
+    #[test]
+    fn regression_with_draws_recovers_strength() {
+        // With draw rating d, P(win) = σ(q - d), P(loss) = σ(-q - d).
+        let d = 0.8;
+        let truth = [0.2, -0.5, -0.7];
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let mut points = Vec::new();
+        for _ in 0..3000 {
+            let x = vec![rng.random_range(-1.0..=1.0)];
+            let q = quadratic_value(&truth, &x, Correlations::All);
+            let (pw, pl) = (sigmoid(q - d), sigmoid(-q - d));
+            let mut counts = [0; 3];
+            for _ in 0..50 {
+                let u: f64 = rng.random();
+                counts[if u < pw {
+                    2
+                } else if u < pw + pl {
+                    0
+                } else {
+                    1
+                }] += 1;
+            }
+            points.push(Point { x, counts });
+        }
+        let weights = vec![1.0; points.len()];
+        let fit = fit_regression(&points, &weights, Correlations::All, 1e-2, d, None).unwrap();
+        // The draw likelihood is the reference's approximation (win x loss), so allow
+        // some bias but the shape must be right.
+        let opt = -fit.coefficients[1] / (2.0 * fit.coefficients[2]);
+        assert!((opt - (-0.5 / 1.4)).abs() < 0.1, "{:?}", fit.coefficients);
+    }
+
+    #[test]
+    fn diagonal_mode_has_no_cross_terms() {
+        assert_eq!(coefficient_count(3, Correlations::Diagonal), 7);
+        assert_eq!(coefficient_count(3, Correlations::All), 10);
+        let mut m = Vec::new();
+        monomials(&[2.0, 3.0], Correlations::Diagonal, &mut m);
+        assert_eq!(m, vec![1.0, 2.0, 3.0, 4.0, 9.0]);
+        monomials(&[2.0, 3.0], Correlations::All, &mut m);
+        assert_eq!(m, vec![1.0, 2.0, 3.0, 4.0, 6.0, 9.0]);
+        let settings = ClopSettings { correlations: Correlations::Diagonal, ..Default::default() };
+        let mut clop = Clop::new(2, settings);
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..300 {
+            let x = clop.sample(&mut rng);
+            let p = sigmoid(0.5 - x[0] * x[0] - x[1] * x[1] + x[0] * x[1]);
+            let o = outcome(&mut rng, p);
+            clop.record(&x, o);
+        }
+        assert_eq!(clop.regression().unwrap().len(), 5);
+    }
+
+    #[test]
+    fn one_dimensional_optimum_found() {
+        let mut clop = Clop::new(1, ClopSettings::default());
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for _ in 0..20_000 {
+            let x = clop.sample(&mut rng);
+            let p = sigmoid(0.5 - 3.0 * (x[0] - 0.3).powi(2));
+            let o = outcome(&mut rng, p);
+            clop.record(&x, o);
+        }
+        let e = clop.estimate();
+        assert!((e.mean[0] - 0.3).abs() < 0.1, "{e:?}");
+        assert!(e.win_rate_low <= e.win_rate && e.win_rate <= e.win_rate_high);
+        assert!((e.win_rate - sigmoid(0.5)).abs() < 0.03, "{e:?}");
+        assert!(e.weightings > 0);
+        assert!(e.weight_sum < 20_000.0);
+    }
+
+    #[test]
+    fn samples_stay_in_box() {
+        let mut clop = Clop::new(3, ClopSettings { mcmc_steps_per_dim: 50, ..Default::default() });
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..3000 {
+            let x = clop.sample(&mut rng);
+            assert_eq!(x.len(), 3);
+            assert!(x.iter().all(|v| (-1.0..=1.0).contains(v)), "{x:?}");
+            // Optimum on the boundary pushes samples to the edge.
+            let o = outcome(&mut rng, sigmoid(2.0 * x[0] + x[1] - x[2]));
+            clop.record(&x, o);
+        }
+    }
+
+    #[test]
+    fn json_round_trip_continues_identically() {
+        let settings =
+            ClopSettings { mcmc_steps_per_dim: 100, replication_threshold: 50, ..Default::default() };
+        let mut a = Clop::new(2, settings);
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let f = |x: &[f64]| sigmoid(0.2 - (x[0] - 0.2).powi(2) - 2.0 * (x[1] + 0.4).powi(2));
+        for _ in 0..500 {
+            let x = a.sample(&mut rng);
+            let o = outcome(&mut rng, f(&x));
+            a.record(&x, o);
+        }
+        // Leave a pending sample so the replication state is exercised too.
+        let pending = a.sample(&mut rng);
+        let json = serde_json::to_string(&a).unwrap();
+        let mut b: Clop = serde_json::from_str(&json).unwrap();
+        let mut rng_b = rng.clone();
+        a.record(&pending, Outcome::Win);
+        b.record(&pending, Outcome::Win);
+        for _ in 0..700 {
+            let xa = a.sample(&mut rng);
+            let xb = b.sample(&mut rng_b);
+            assert_eq!(xa, xb);
+            let oa = outcome(&mut rng, f(&xa));
+            let ob = outcome(&mut rng_b, f(&xb));
+            a.record(&xa, oa);
+            b.record(&xb, ob);
+        }
+        assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
+        assert_eq!(a.estimate().mean, b.estimate().mean);
+    }
+
+    #[test]
+    fn several_samples_before_records() {
+        let mut clop = Clop::new(1, ClopSettings::default());
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..200 {
+            let xs: Vec<_> = (0..4).map(|_| clop.sample(&mut rng)).collect();
+            for x in xs {
+                let o = outcome(&mut rng, sigmoid(-x[0]));
+                clop.record(&x, o);
+            }
+        }
+        assert_eq!(clop.samples(), 800);
+        assert!(clop.estimate().mean[0] < 0.0);
+    }
+
+    #[test]
+    fn invalid_input_is_harmless() {
+        let mut clop = Clop::new(2, ClopSettings::default());
+        clop.record(&[0.0], Outcome::Win);
+        clop.record(&[f64::NAN, 0.0], Outcome::Win);
+        assert_eq!(clop.samples(), 0);
+        let e = clop.estimate();
+        assert_eq!(e.mean, vec![0.0, 0.0]);
+        clop.record(&[5.0, -5.0], Outcome::Draw);
+        assert_eq!(clop.samples(), 1);
+        let mut zero = Clop::new(0, ClopSettings::default());
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        assert!(zero.sample(&mut rng).is_empty());
+        zero.record(&[], Outcome::Win);
+        let _ = zero.estimate();
+    }
+
+    #[test]
+    fn refits_are_geometric() {
+        let mut clop = Clop::new(1, ClopSettings::default());
+        let mut refits = 0;
+        let mut last = 0;
+        for i in 0..100_000 {
+            let x = [(i % 7) as f64 / 7.0];
+            clop.record(&x, if i % 3 == 0 { Outcome::Win } else { Outcome::Loss });
+            if clop.next_refit != last {
+                refits += 1;
+                last = clop.next_refit;
+            }
+            if i > 20_000 {
+                break;
+            }
+        }
+        assert!(refits < 90, "{refits}");
+    }
+}

@@ -1,0 +1,307 @@
+//! The artificial test problems of Coulom's CLOP paper (ACG 13, 2011) and the
+//! expected-simple-regret experiment used there to compare optimisers.
+//!
+//! Each problem gives a strength `r(x)` on `[-1, 1]^n`; a game is won with
+//! probability `σ(r(x)) = 1 / (1 + e^{-r(x)})` and otherwise lost (the paper's
+//! artificial problems have no draws). The formulas are those of the paper's
+//! experiments (reference implementation's `artificial/` problems). n-D versions of a
+//! problem average the strength of independent copies, as the paper's "Log5" etc.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use super::clop::{Clop, ClopSettings, Outcome};
+
+/// A test problem. Names for the CLI in [`Problem::names`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// Smooth, asymmetric, non-quadratic 1-D: `r = 2 ln(2u + 2.1) - 2u - 1`, `u = 2x + 1`,
+    /// repeated over `copies` dimensions ("log", "log2", "log5").
+    Log { copies: usize },
+    /// Very flat top: `r = Σ 0.2 / (1 + 6d² + d³)`, `d = x_i + 0.6` ("flat").
+    Flat,
+    /// Nearly flat then a cliff: `r = 0.2u² - u^20`, `u = (x + 1) / 2` ("power").
+    Power,
+    /// Non-differentiable maximum (an angle) at `x = -0.2` ("angle").
+    Angle,
+    /// Piecewise linear with plateaus and steps, maximum at `-0.3` ("step").
+    Step,
+    /// Rosenbrock's banana valley in 2-D, repeated over `copies` pairs
+    /// ("rosenbrock", "rosenbrock2", "rosenbrock5").
+    Rosenbrock { copies: usize },
+    /// Strongly correlated 2-D problem, repeated over `copies` pairs
+    /// ("correlated", "correlated2").
+    Correlated { copies: usize },
+}
+
+const NAMES: &[&str] = &[
+    "log",
+    "flat",
+    "power",
+    "angle",
+    "step",
+    "log2",
+    "log5",
+    "rosenbrock",
+    "rosenbrock2",
+    "rosenbrock5",
+    "correlated",
+    "correlated2",
+];
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn log_strength(x: f64) -> f64 {
+    let u = 2.0 * x + 1.0;
+    2.0 * (2.0 * u + 2.1).ln() - 2.0 * u - 1.0
+}
+
+fn rosenbrock_strength(x: f64, y: f64) -> f64 {
+    let a = 4.0 * x;
+    let b = 10.0 * y + 4.0;
+    1.0 - 0.1 * ((1.0 - a).powi(2) + (b - a * a).powi(2))
+}
+
+fn correlated_strength(x: f64, y: f64) -> f64 {
+    // g(t) = -t²(t² - t + 1) ≤ 0 with its only maximum at t = 0.
+    let g = |t: f64| t * t * (t * (1.0 - t) - 1.0);
+    0.2 * (g(10.0 * (x + y + 0.1)) + g(x - y + 0.9)) + 0.1
+}
+
+impl Problem {
+    /// Parse a CLI name (see [`Problem::names`]).
+    pub fn parse(name: &str) -> anyhow::Result<Problem> {
+        Ok(match name.to_ascii_lowercase().as_str() {
+            "log" => Problem::Log { copies: 1 },
+            "log2" => Problem::Log { copies: 2 },
+            "log5" => Problem::Log { copies: 5 },
+            "flat" => Problem::Flat,
+            "power" => Problem::Power,
+            "angle" => Problem::Angle,
+            "step" => Problem::Step,
+            "rosenbrock" => Problem::Rosenbrock { copies: 1 },
+            "rosenbrock2" => Problem::Rosenbrock { copies: 2 },
+            "rosenbrock5" => Problem::Rosenbrock { copies: 5 },
+            "correlated" => Problem::Correlated { copies: 1 },
+            "correlated2" => Problem::Correlated { copies: 2 },
+            other => anyhow::bail!("unknown CLOP test problem {other:?}; known: {}", NAMES.join(", ")),
+        })
+    }
+
+    /// All CLI names.
+    #[cfg(test)]
+    pub fn names() -> &'static [&'static str] {
+        NAMES
+    }
+
+    /// Number of parameters.
+    pub fn dims(&self) -> usize {
+        match *self {
+            Problem::Log { copies } => copies,
+            Problem::Flat | Problem::Power | Problem::Angle | Problem::Step => 1,
+            Problem::Rosenbrock { copies } | Problem::Correlated { copies } => 2 * copies,
+        }
+    }
+
+    /// Strength (logit of the win probability) at `x`.
+    pub fn strength(&self, x: &[f64]) -> f64 {
+        let mean = |v: f64, n: usize| if n == 0 { 0.0 } else { v / n as f64 };
+        match *self {
+            Problem::Log { copies } => mean(x.iter().take(copies).map(|&v| log_strength(v)).sum(), copies),
+            Problem::Flat => {
+                let d = x.first().copied().unwrap_or(0.0) + 0.6;
+                0.2 / (1.0 + 6.0 * d * d + d * d * d)
+            }
+            Problem::Power => {
+                let u = (x.first().copied().unwrap_or(0.0) + 1.0) * 0.5;
+                0.2 * u * u - u.powi(20)
+            }
+            Problem::Angle => {
+                let d = x.first().copied().unwrap_or(0.0) + 0.2;
+                let loss = if d > 0.0 {
+                    (d + 2.0).sqrt() - 2f64.sqrt()
+                } else {
+                    2.0 * (0.5 - d).sqrt() - 2f64.sqrt()
+                };
+                1.0 - loss
+            }
+            Problem::Step => {
+                let v = x.first().copied().unwrap_or(0.0);
+                if v < -0.8 {
+                    -2.0
+                } else if v <= -0.3 {
+                    -2.0 + 3.0 * (v + 0.8) / 0.5
+                } else if v < 0.8 {
+                    -(v + 0.3) / 1.1
+                } else {
+                    -2.0
+                }
+            }
+            Problem::Rosenbrock { copies } => {
+                mean(x.chunks_exact(2).take(copies).map(|p| rosenbrock_strength(p[0], p[1])).sum(), copies)
+            }
+            Problem::Correlated { copies } => {
+                mean(x.chunks_exact(2).take(copies).map(|p| correlated_strength(p[0], p[1])).sum(), copies)
+            }
+        }
+    }
+
+    /// Probability of winning one game at `x`.
+    pub fn win_probability(&self, x: &[f64]) -> f64 {
+        sigmoid(self.strength(x))
+    }
+
+    /// Location of the maximum.
+    pub fn optimum_x(&self) -> Vec<f64> {
+        let repeat = |pattern: &[f64], copies: usize| pattern.repeat(copies);
+        match *self {
+            // d/du [2 ln(2u + 2.1) - 2u] = 0 at u = -0.05, i.e. x = -0.525.
+            Problem::Log { copies } => repeat(&[-0.525], copies),
+            Problem::Flat => vec![-0.6],
+            // d/du [0.2u² - u^20] = 0 at u = (0.4 / 20)^(1/18).
+            Problem::Power => vec![2.0 * (0.4f64 / 20.0).powf(1.0 / 18.0) - 1.0],
+            Problem::Angle => vec![-0.2],
+            Problem::Step => vec![-0.3],
+            Problem::Rosenbrock { copies } => repeat(&[0.25, -0.3], copies),
+            Problem::Correlated { copies } => repeat(&[-0.5, 0.4], copies),
+        }
+    }
+
+    /// Maximum win probability.
+    pub fn optimum(&self) -> f64 {
+        self.win_probability(&self.optimum_x())
+    }
+
+    /// Draw one game's outcome at `x`.
+    pub fn play(&self, x: &[f64], rng: &mut impl Rng) -> Outcome {
+        if rng.random::<f64>() < self.win_probability(x) { Outcome::Win } else { Outcome::Loss }
+    }
+}
+
+/// Expected simple regret over several independent runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegretSummary {
+    pub games: u64,
+    pub runs: usize,
+    pub mean_regret: f64,
+    /// Standard error of `mean_regret`.
+    pub std_error: f64,
+    pub median_regret: f64,
+}
+
+/// Seed of run `index`: a SplitMix64 scramble so neighbouring runs are unrelated.
+fn run_seed(seed: u64, index: usize) -> u64 {
+    let mut z = seed ^ (index as u64).wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Simple regret of one CLOP run: `optimum - win_probability(final estimate)`.
+pub fn single_run_regret(problem: &Problem, settings: &ClopSettings, games: u64, seed: u64) -> f64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut clop = Clop::new(problem.dims(), settings.clone());
+    for _ in 0..games {
+        let x = clop.sample(&mut rng);
+        let outcome = problem.play(&x, &mut rng);
+        clop.record(&x, outcome);
+    }
+    let estimate = clop.estimate();
+    (problem.optimum() - problem.win_probability(&estimate.mean)).max(0.0)
+}
+
+/// Runs CLOP `runs` times (in parallel with rayon, each run seeded from `seed` and its
+/// index) on `problem` for `games` games each and returns the expected simple regret:
+/// optimum - win_probability(final estimate).
+pub fn simple_regret(
+    problem: &Problem,
+    settings: &ClopSettings,
+    games: u64,
+    runs: usize,
+    seed: u64,
+) -> RegretSummary {
+    let mut regrets: Vec<f64> = (0..runs)
+        .into_par_iter()
+        .map(|i| single_run_regret(problem, settings, games, run_seed(seed, i)))
+        .collect();
+    let n = regrets.len().max(1) as f64;
+    let mean = regrets.iter().sum::<f64>() / n;
+    let variance =
+        if runs > 1 { regrets.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    regrets.sort_by(f64::total_cmp);
+    let median = match runs {
+        0 => 0.0,
+        r if r % 2 == 1 => regrets[r / 2],
+        r => 0.5 * (regrets[r / 2 - 1] + regrets[r / 2]),
+    };
+    RegretSummary { games, runs, mean_regret: mean, std_error: (variance / n).sqrt(), median_regret: median }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_and_dims() {
+        for name in Problem::names() {
+            let p = Problem::parse(name).unwrap();
+            assert_eq!(p.optimum_x().len(), p.dims(), "{name}");
+        }
+        assert!(Problem::parse("nope").is_err());
+        assert_eq!(Problem::parse("log5").unwrap().dims(), 5);
+        assert_eq!(Problem::parse("correlated2").unwrap().dims(), 4);
+    }
+
+    #[test]
+    fn optimum_is_the_maximum() {
+        // Grid search (1-D, 2-D) never beats the stated optimum.
+        for name in Problem::names() {
+            let p = Problem::parse(name).unwrap();
+            let best = p.optimum();
+            assert!(best > 0.0 && best < 1.0);
+            let n = 400;
+            match p.dims() {
+                1 => {
+                    for i in 0..=n {
+                        let x = -1.0 + 2.0 * i as f64 / n as f64;
+                        assert!(p.win_probability(&[x]) <= best + 1e-12, "{name} at {x}");
+                    }
+                }
+                2 => {
+                    for i in 0..=n {
+                        for j in 0..=n {
+                            let x = [-1.0 + 2.0 * i as f64 / n as f64, -1.0 + 2.0 * j as f64 / n as f64];
+                            assert!(p.win_probability(&x) <= best + 1e-12, "{name} at {x:?}");
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let log = Problem::parse("log").unwrap();
+        assert!((log.optimum() - sigmoid(2.0 * 2f64.ln() - 0.9)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn regret_shrinks_with_games_on_log() {
+        let p = Problem::parse("log").unwrap();
+        let settings = ClopSettings::default();
+        let short = simple_regret(&p, &settings, 1_000, 24, 11);
+        let long = simple_regret(&p, &settings, 10_000, 24, 11);
+        assert!(long.mean_regret < 0.5 * short.mean_regret, "{short:?} {long:?}");
+        assert!(long.mean_regret < 0.005, "{long:?}");
+    }
+
+    #[test]
+    fn regret_runs_are_reproducible() {
+        let p = Problem::parse("correlated").unwrap();
+        let s = ClopSettings { mcmc_steps_per_dim: 100, ..Default::default() };
+        let a = simple_regret(&p, &s, 500, 4, 3);
+        let b = simple_regret(&p, &s, 500, 4, 3);
+        assert_eq!(a, b);
+        assert!(a.mean_regret >= 0.0 && a.median_regret >= 0.0);
+    }
+}
