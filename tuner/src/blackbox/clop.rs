@@ -108,7 +108,7 @@ pub fn run(args: &ClopArgs) -> Result<()> {
     let budget = args.common.games.unwrap_or(2000);
     let state = optimise(args, &setup, budget, None)?;
     let estimate = state.clop.estimate();
-    let values = setup.space.from_unit(&estimate.mean);
+    let values = setup.space.unit_to_values(&estimate.mean);
     let extra = serde_json::json!({
         "fitness": setup.fitness.describe(),
         "samples": estimate.samples,
@@ -161,20 +161,27 @@ fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -
         let first = state.clop.samples() as u64;
         let left = (budget - games_done(&state)).div_ceil(per_sample);
         let points: Vec<Vec<f64>> = (0..args.batch.max(1).min(left))
-            .map(|i| state.clop.sample(&mut ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, first + i))))
+            .map(|i| {
+                state.clop.sample(&mut ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, first + i)))
+            })
             .collect();
         let trials: Vec<Trial> = points
             .iter()
-            .map(|u| Trial { candidate: setup.space.from_unit(u), opponent: None, games: 1 })
+            .map(|u| Trial { candidate: setup.space.unit_to_values(u), opponent: None, games: 1 })
             .collect();
-        let results = match fitness.play(&trials, step_seed(args.common.play.seed ^ 0x5eed, first), &stop, &mut |_| {}) {
-            Ok(r) => r,
-            Err(e) if stop.load(Ordering::SeqCst) => {
-                bar.abandon();
-                bail!("{e}; the checkpoint holds {} samples: continue with --resume", state.clop.samples())
-            }
-            Err(e) => return Err(e),
-        };
+        let results =
+            match fitness.play(&trials, step_seed(args.common.play.seed ^ 0x5eed, first), &stop, &mut |_| {})
+            {
+                Ok(r) => r,
+                Err(e) if stop.load(Ordering::SeqCst) => {
+                    bar.abandon();
+                    bail!(
+                        "{e}; the checkpoint holds {} samples: continue with --resume",
+                        state.clop.samples()
+                    )
+                }
+                Err(e) => return Err(e),
+            };
         for (u, games) in points.iter().zip(&results) {
             for score in games.outcomes() {
                 state.clop.record(
@@ -205,7 +212,12 @@ fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -
             estimate.win_rate, estimate.win_rate_low, estimate.win_rate_high
         ));
         run.write_log(&state.log)?;
-        run.append_trajectory("samples", &setup.space.names(), state.clop.samples(), &setup.space.from_unit(&estimate.mean))?;
+        run.append_trajectory(
+            "samples",
+            &setup.space.names(),
+            state.clop.samples(),
+            &setup.space.unit_to_values(&estimate.mean),
+        )?;
         run.save_checkpoint(&state)?;
         if stop.load(Ordering::SeqCst) {
             bar.abandon();
@@ -247,7 +259,8 @@ mod tests {
     }
 
     fn args(dir: &std::path::Path, extra: &[&str]) -> ClopArgs {
-        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/blackbox/testdata/peak_game.py");
+        let script =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/blackbox/testdata/peak_game.py");
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("space.txt"), "x, int, 0, -100, 100, 5, 0.002\n").unwrap();
         let params = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
@@ -278,7 +291,7 @@ mod tests {
         let setup = straight_args.common.setup("clop", FitnessKind::Selfplay).unwrap();
         let straight = optimise(&straight_args, &setup, 240, None).unwrap();
         assert_eq!(straight.games.played(), 240);
-        let x = setup.space.from_unit(&straight.clop.estimate().mean)[0];
+        let x = setup.space.unit_to_values(&straight.clop.estimate().mean)[0];
         assert!((x - 30.0).abs() < 35.0, "estimate {x}");
         let first = args(&dir.join("b"), &[]);
         let setup_b = first.common.setup("clop", FitnessKind::Selfplay).unwrap();

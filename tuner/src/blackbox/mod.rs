@@ -125,14 +125,18 @@ impl TuneArgs {
         let search = match &self.search_params {
             Some(path) => {
                 let set = ParamSet::load(path)?;
-                SearchParams::from_set(&set).with_context(|| format!("search constants in {}", path.display()))?;
+                SearchParams::from_set(&set)
+                    .with_context(|| format!("search constants in {}", path.display()))?;
                 set
             }
             None => SearchParams::built_in_set(),
         };
         let (mut space, from_params) = if kind == FitnessKind::Command {
-            let Some(path) = &self.space else { bail!("--fitness command needs --space FILE (OpenBench SPSA lines)") };
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let Some(path) = &self.space else {
+                bail!("--fitness command needs --space FILE (OpenBench SPSA lines)")
+            };
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
             (Space::parse_openbench(&text, &path.display().to_string())?, false)
         } else {
             (self.select(&eval, &search)?, true)
@@ -171,12 +175,15 @@ impl TuneArgs {
                     bail!("every selected value is below --min-coverage {}", self.min_coverage);
                 }
                 space = covered;
-                Fitness::Texel(texel)
+                Fitness::Texel(Box::new(texel))
             }
             FitnessKind::Selfplay => Fitness::Games(Box::new(self.selfplay(&space, &eval, &search)?)),
             FitnessKind::Command => {
-                let Some(command) = &self.command else { bail!("--fitness command needs --command 'PROGRAM ARGS...'") };
-                let fitness = CommandFitness::new(command, space.clone(), self.play.concurrency(), self.retries)?;
+                let Some(command) = &self.command else {
+                    bail!("--fitness command needs --command 'PROGRAM ARGS...'")
+                };
+                let fitness =
+                    CommandFitness::new(command, space.clone(), self.play.concurrency(), self.retries)?;
                 Fitness::Games(Box::new(fitness) as Box<dyn GameFitness>)
             }
         };
@@ -198,7 +205,10 @@ impl TuneArgs {
                     bail!(
                         "--only `{glob}` matches no tunable term of {} or the search constants{}",
                         self.params.display(),
-                        self.search_params.as_ref().map(|p| format!(" ({})", p.display())).unwrap_or_default()
+                        self.search_params
+                            .as_ref()
+                            .map(|p| format!(" ({})", p.display()))
+                            .unwrap_or_default()
                     );
                 }
             }
@@ -240,7 +250,10 @@ impl TuneArgs {
 impl Setup {
     /// Whether any tuned value is an evaluation weight / a search constant.
     fn tunes(&self, eval: bool) -> bool {
-        self.space.dims.iter().any(|d| matches!((d.slot, eval), (Slot::Eval(_), true) | (Slot::Search(_), false)))
+        self.space
+            .dims
+            .iter()
+            .any(|d| matches!((d.slot, eval), (Slot::Eval(_), true) | (Slot::Search(_), false)))
     }
 
     /// The end of a run: `result.json` ({"values": {name: value}, "games": n, ...}), the OpenBench
@@ -264,7 +277,10 @@ impl Setup {
             if self.tunes(true) {
                 let toml = self.run.export(&eval, "tuned", "eval_params.rs")?;
                 written.extend(["tuned.toml", "eval_params.rs"]);
-                eprintln!("bake the evaluation into the engine with: tune export --params {}", toml.display());
+                eprintln!(
+                    "bake the evaluation into the engine with: tune export --params {}",
+                    toml.display()
+                );
             }
             if self.tunes(false) {
                 self.run.export(&search, "search", "search_params.rs")?;
@@ -342,15 +358,22 @@ pub mod tests {
         assert!(e.contains("needs --space"), "{e}");
         let space = std::env::temp_dir().join(format!("whetstone-space-{}.txt", std::process::id()));
         std::fs::write(&space, "a, int, 1, 0, 5, 1, 0.002\nb, int, 1, 0\n").unwrap();
-        let e = setup_error(&["--fitness", "command", "--command", "true", "--space", space.to_str().unwrap()], FitnessKind::Selfplay);
+        let e = setup_error(
+            &["--fitness", "command", "--command", "true", "--space", space.to_str().unwrap()],
+            FitnessKind::Selfplay,
+        );
         assert!(e.contains(":2:") && e.contains("expected 7"), "{e}");
         std::fs::write(&space, "a, int, 1, 0, 5, 1, 0.002\n").unwrap();
-        let e = setup_error(&["--fitness", "command", "--space", space.to_str().unwrap()], FitnessKind::Selfplay);
+        let e =
+            setup_error(&["--fitness", "command", "--space", space.to_str().unwrap()], FitnessKind::Selfplay);
         assert!(e.contains("needs --command"), "{e}");
         let e = setup_error(&["--search-params", space.to_str().unwrap()], FitnessKind::Selfplay);
         assert!(e.contains(space.to_str().unwrap()), "{e}");
         let data = small_dataset();
-        let e = setup_error(&["--only", "nmp.base", "--fitness", "texel", "--data", data.to_str().unwrap()], FitnessKind::Texel);
+        let e = setup_error(
+            &["--only", "nmp.base", "--fitness", "texel", "--data", data.to_str().unwrap()],
+            FitnessKind::Texel,
+        );
         assert!(e.contains("evaluation weights only"), "{e}");
         std::fs::remove_file(&space).ok();
     }

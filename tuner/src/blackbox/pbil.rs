@@ -249,7 +249,10 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
                     Ok(r) => r,
                     Err(e) if stop.load(std::sync::atomic::Ordering::SeqCst) => {
                         bar.abandon();
-                        anyhow::bail!("{e}; the checkpoint holds generation {}: continue with --resume", state.generation)
+                        anyhow::bail!(
+                            "{e}; the checkpoint holds generation {}: continue with --resume",
+                            state.generation
+                        )
                     }
                     Err(e) => return Err(e),
                 };
@@ -263,8 +266,12 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
                 scores
             }
         };
-        let best = (0..fitness.len()).max_by(|&i, &j| fitness[i].total_cmp(&fitness[j]).then(j.cmp(&i))).unwrap_or(0);
-        let worst = (0..fitness.len()).min_by(|&i, &j| fitness[i].total_cmp(&fitness[j]).then(i.cmp(&j))).unwrap_or(0);
+        let best = (0..fitness.len())
+            .max_by(|&i, &j| fitness[i].total_cmp(&fitness[j]).then(j.cmp(&i)))
+            .unwrap_or(0);
+        let worst = (0..fitness.len())
+            .min_by(|&i, &j| fitness[i].total_cmp(&fitness[j]).then(i.cmp(&j)))
+            .unwrap_or(0);
         state.pbil.learn(&population[best], &population[worst], &mut rng);
         entry.recentred = state.pbil.recentre(0.05);
         state.generation += 1;
@@ -276,7 +283,10 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
         bar.set_message(match &setup.fitness {
             Fitness::Texel(_) => format!("best loss {:.6}, entropy {:.3}", entry.result_loss, entry.entropy),
             Fitness::Games(_) => {
-                format!("mean score {:.3} ({:+.0} Elo), entropy {:.3}", entry.mean_score, entry.mean_elo, entry.entropy)
+                format!(
+                    "mean score {:.3} ({:+.0} Elo), entropy {:.3}",
+                    entry.mean_score, entry.mean_elo, entry.entropy
+                )
             }
         });
         bar.set_position(state.generation as u64);
@@ -337,7 +347,8 @@ mod tests {
         let resumed = args(&dir.join("b"), &[&only[..], &["--generations", "6", "--resume"]].concat());
         let b = optimise(&resumed, &setup_b, 6).unwrap();
         assert_eq!((&a.pbil, &a.best, a.generation), (&b.pbil, &b.best, b.generation));
-        let losses = |s: &State| s.log.iter().map(|e| (e.best_loss, e.mean_loss, e.entropy)).collect::<Vec<_>>();
+        let losses =
+            |s: &State| s.log.iter().map(|e| (e.best_loss, e.mean_loss, e.entropy)).collect::<Vec<_>>();
         assert_eq!(losses(&a), losses(&b));
         assert_eq!(a.log.len(), 6);
         let trajectory = |d: &str| std::fs::read_to_string(dir.join(d).join("trajectory.csv")).unwrap();

@@ -138,11 +138,7 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
         eprintln!("resuming at iteration {}", state.spsa.iteration);
         state
     } else {
-        State {
-            spsa: Spsa::new(&setup.space, iterations),
-            games: Games::default(),
-            log: Vec::new(),
-        }
+        State { spsa: Spsa::new(&setup.space, iterations), games: Games::default(), log: Vec::new() }
     };
     run.write_meta("spsa", &format!("{args:?}"), args.common.resume, None)?;
     if args.common.resume {
@@ -151,7 +147,11 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
         std::fs::remove_file(run.file("trajectory.csv")).ok();
         run.append_trajectory("iteration", &setup.space.names(), 0, &setup.space.starts())?;
     }
-    eprintln!("SPSA: {} values, {iterations} iterations; fitness: {}", setup.space.len(), setup.fitness.describe());
+    eprintln!(
+        "SPSA: {} values, {iterations} iterations; fitness: {}",
+        setup.space.len(),
+        setup.fitness.describe()
+    );
     let stop = interrupt_flag();
     let bar = progress_bar(iterations, "iteration", args.common.play.quiet);
     bar.set_position(state.spsa.iteration);
@@ -160,9 +160,17 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
         let first = state.spsa.iteration + 1;
         let last = (first + args.batch.max(1) - 1).min(iterations);
         let perturbations: Vec<Perturbation> = (first..=last)
-            .map(|k| state.spsa.perturb(k, &mut ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, k))))
+            .map(|k| {
+                state.spsa.perturb(k, &mut ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, k)))
+            })
             .collect();
-        let results = match results(setup, &perturbations, step_seed(args.common.play.seed ^ 0x5eed, first), &stop, &mut state.games) {
+        let results = match results(
+            setup,
+            &perturbations,
+            step_seed(args.common.play.seed ^ 0x5eed, first),
+            &stop,
+            &mut state.games,
+        ) {
             Ok(r) => r,
             Err(e) if stop.load(Ordering::SeqCst) => {
                 bar.abandon();
@@ -194,7 +202,12 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
             format!("loss {loss:.6}")
         });
         run.write_log(&state.log)?;
-        run.append_trajectory("iteration", &setup.space.names(), state.spsa.iteration as usize, &state.spsa.theta)?;
+        run.append_trajectory(
+            "iteration",
+            &setup.space.names(),
+            state.spsa.iteration as usize,
+            &state.spsa.theta,
+        )?;
         run.save_checkpoint(&state)?;
         if stop.load(Ordering::SeqCst) {
             bar.abandon();
@@ -243,7 +256,11 @@ fn results(
             let trials: Vec<Trial> = perturbations
                 .iter()
                 .flat_map(|p| {
-                    [p.plus.clone(), p.minus.clone()].map(|x| Trial { candidate: x, opponent: None, games: 1 })
+                    [p.plus.clone(), p.minus.clone()].map(|x| Trial {
+                        candidate: x,
+                        opponent: None,
+                        games: 1,
+                    })
                 })
                 .collect();
             let games = g.play(&trials, seed, stop, &mut |_| {})?;
@@ -302,7 +319,8 @@ mod tests {
         let half = optimise(&b, &setup_b, 4, Some(2)).unwrap();
         assert_eq!(half.spsa.iteration, 2);
         let resumed =
-            optimise(&args(&dir.join("b"), &[&common[..], &["--resume"]].concat()), &setup_b, 4, None).unwrap();
+            optimise(&args(&dir.join("b"), &[&common[..], &["--resume"]].concat()), &setup_b, 4, None)
+                .unwrap();
         assert_eq!((&straight.spsa, &straight.games), (&resumed.spsa, &resumed.games));
         let trajectory = |d: &str| std::fs::read_to_string(dir.join(d).join("trajectory.csv")).unwrap();
         assert_eq!(trajectory("a"), trajectory("b"));
@@ -323,7 +341,19 @@ mod tests {
     fn texel_spsa_lowers_the_loss() {
         let dir = std::env::temp_dir().join(format!("whetstone-spsa-texel-{}", std::process::id()));
         let data = super::super::tests::small_dataset();
-        let a = args(&dir, &["--fitness", "texel", "--data", data.to_str().unwrap(), "--only", "material", "--min-coverage", "0"]);
+        let a = args(
+            &dir,
+            &[
+                "--fitness",
+                "texel",
+                "--data",
+                data.to_str().unwrap(),
+                "--only",
+                "material",
+                "--min-coverage",
+                "0",
+            ],
+        );
         let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
         let state = optimise(&a, &setup, 200, None).unwrap();
         let Fitness::Texel(t) = &setup.fitness else { panic!("texel") };

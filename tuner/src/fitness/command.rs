@@ -26,7 +26,8 @@ pub struct CommandFitness {
 impl CommandFitness {
     /// Splits `--command` as a POSIX shell splits words.
     pub fn new(command: &str, space: Space, concurrency: usize, retries: u32) -> Result<CommandFitness> {
-        let words = shlex::split(command).ok_or_else(|| anyhow!("--command `{command}`: unbalanced quotes"))?;
+        let words =
+            shlex::split(command).ok_or_else(|| anyhow!("--command `{command}`: unbalanced quotes"))?;
         let Some((program, args)) = words.split_first() else { bail!("--command is empty") };
         Ok(CommandFitness { program: program.clone(), args: args.to_vec(), space, concurrency, retries })
     }
@@ -76,8 +77,11 @@ impl GameFitness for CommandFitness {
             bail!("a command plays against its own reference; it cannot play two candidates");
         }
         // One job per game: (trial, game index over the call).
-        let jobs: Vec<usize> =
-            trials.iter().enumerate().flat_map(|(t, trial)| std::iter::repeat_n(t, trial.games as usize)).collect();
+        let jobs: Vec<usize> = trials
+            .iter()
+            .enumerate()
+            .flat_map(|(t, trial)| std::iter::repeat_n(t, trial.games as usize))
+            .collect();
         let results = Mutex::new(vec![Games::default(); trials.len()]);
         let (next, done) = (AtomicUsize::new(0), AtomicUsize::new(0));
         let (sender, receiver) = std::sync::mpsc::channel::<u64>();

@@ -84,13 +84,18 @@ pub trait GameFitness: Sync {
     /// Plays every trial (in parallel) and returns each one's games, in trial order. `seed`
     /// picks openings or is passed on, so the same seed plays the same games. `on_games` is told
     /// of finished games as they come. Raising `stop` ends the call with an error.
-    fn play(&self, trials: &[Trial], seed: u64, stop: &AtomicBool, on_games: &mut dyn FnMut(u64))
-        -> Result<Vec<Games>>;
+    fn play(
+        &self,
+        trials: &[Trial],
+        seed: u64,
+        stop: &AtomicBool,
+        on_games: &mut dyn FnMut(u64),
+    ) -> Result<Vec<Games>>;
 }
 
 /// Where a tuner's scores come from.
 pub enum Fitness {
-    Texel(texel::TexelFitness),
+    Texel(Box<texel::TexelFitness>),
     Games(Box<dyn GameFitness>),
 }
 

@@ -79,7 +79,12 @@ impl GameFitness for SelfPlay {
             };
             for _ in 0..self.games_per_trial(trial.games) / 2 {
                 let opening = &self.openings[schedule[jobs.len()]];
-                jobs.push(PairJob { start_fen: opening.fen.clone(), opening: opening.source.clone(), first, second });
+                jobs.push(PairJob {
+                    start_fen: opening.fen.clone(),
+                    opening: opening.source.clone(),
+                    first,
+                    second,
+                });
                 trial_of_job.push(t);
             }
         }
@@ -87,7 +92,9 @@ impl GameFitness for SelfPlay {
         let mut finished = 0;
         runner::run(&contestants, &jobs, &self.settings, self.concurrency, stop, |pair| {
             let games = &mut results[trial_of_job[pair.index]];
-            for (game, first_color) in pair.games.iter().zip([whetstone::Color::White, whetstone::Color::Black]) {
+            for (game, first_color) in
+                pair.games.iter().zip([whetstone::Color::White, whetstone::Color::Black])
+            {
                 games.record(match game.outcome.points_for(first_color) {
                     p if p > 0.75 => GameScore::Win,
                     p if p < 0.25 => GameScore::Loss,

@@ -39,12 +39,18 @@ impl TexelFitness {
         l2: f64,
     ) -> Result<TexelFitness> {
         if let Some(d) = space.dims.iter().find(|d| !matches!(d.slot, Slot::Eval(_))) {
-            bail!("--fitness texel tunes evaluation weights only; `{}` is not one (use --fitness selfplay)", d.name);
+            bail!(
+                "--fitness texel tunes evaluation weights only; `{}` is not one (use --fitness selfplay)",
+                d.name
+            );
         }
         let store = load_traces(data, false, progress)?;
         let data_split = split(&store, valid_fraction, seed);
         if data_split.train.is_empty() {
-            bail!("no training positions in {}", data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
+            bail!(
+                "no training positions in {}",
+                data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+            );
         }
         let layout = Layout::new(eval);
         let base: Vec<f64> = eval.values().iter().map(|&v| v as f64).collect();
@@ -88,7 +94,13 @@ impl TexelFitness {
     /// The objective: training error plus the L2 pull toward the start (lower is better).
     pub fn loss(&self, x: &[f64]) -> f64 {
         let error = Model { layout: &self.layout, store: &self.data.train }.loss(&self.weights(x), self.k);
-        let pull: f64 = self.space.playable(x).iter().zip(&self.space.dims).map(|(v, d)| ((v - d.start) / 100.0).powi(2)).sum();
+        let pull: f64 = self
+            .space
+            .playable(x)
+            .iter()
+            .zip(&self.space.dims)
+            .map(|(v, d)| ((v - d.start) / 100.0).powi(2))
+            .sum();
         error + self.l2 * pull
     }
 

@@ -180,7 +180,11 @@ fn sigmoid(x: f64) -> f64 {
 
 /// `ln σ(x)`, stable for large `|x|`.
 fn log_sigmoid(x: f64) -> f64 {
-    if x >= 0.0 { -(-x).exp().ln_1p() } else { x - x.exp().ln_1p() }
+    if x >= 0.0 {
+        -(-x).exp().ln_1p()
+    } else {
+        x - x.exp().ln_1p()
+    }
 }
 
 fn key(x: &[f64]) -> Vec<u64> {
@@ -651,7 +655,11 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     fn outcome(rng: &mut ChaCha8Rng, p: f64) -> Outcome {
-        if rng.random::<f64>() < p { Outcome::Win } else { Outcome::Loss }
+        if rng.random::<f64>() < p {
+            Outcome::Win
+        } else {
+            Outcome::Loss
+        }
     }
 
     #[test]

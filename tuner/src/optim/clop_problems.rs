@@ -177,7 +177,11 @@ impl Problem {
 
     /// Draw one game's outcome at `x`.
     pub fn play(&self, x: &[f64], rng: &mut impl Rng) -> Outcome {
-        if rng.random::<f64>() < self.win_probability(x) { Outcome::Win } else { Outcome::Loss }
+        if rng.random::<f64>() < self.win_probability(x) {
+            Outcome::Win
+        } else {
+            Outcome::Loss
+        }
     }
 }
 

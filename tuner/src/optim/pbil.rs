@@ -90,7 +90,8 @@ impl Code {
             let offset = (v - self.low).round().clamp(0.0, (self.levels - 1) as f64) as u64;
             (offset * words).div_ceil(self.levels)
         } else {
-            ((v.clamp(self.min, self.max) - self.min) / (self.max - self.min) * (words - 1) as f64).round() as u64
+            ((v.clamp(self.min, self.max) - self.min) / (self.max - self.min) * (words - 1) as f64).round()
+                as u64
         }
     }
 }
@@ -151,17 +152,18 @@ impl Pbil {
         let Some(window) = self.settings.window else { return 0 };
         let estimate = self.estimate();
         let mut moved = 0;
-        for i in 0..self.codes.len() {
+        for (i, &value) in estimate.iter().enumerate() {
             let (code, at) = (&self.codes[i], self.first_bit(i));
             if !code.integer {
                 continue;
             }
-            let decided = self.probabilities[at..at + code.bits as usize].iter().all(|&p| p < margin || p > 1.0 - margin);
+            let decided = self.probabilities[at..at + code.bits as usize]
+                .iter()
+                .all(|&p| p < margin || p > 1.0 - margin);
             let centre = code.low + window as f64;
-            if decided && estimate[i] != centre {
-                let c = &mut self.codes[i];
-                c.low = estimate[i] - window as f64;
-                self.lean_toward(i, estimate[i]);
+            if decided && value != centre {
+                self.codes[i].low = value - window as f64;
+                self.lean_toward(i, value);
                 moved += 1;
             }
         }
@@ -252,7 +254,9 @@ mod tests {
 
     #[test]
     fn the_estimate_starts_at_the_start_and_learning_finds_a_maximum() {
-        let space = Space::parse_openbench("a, int, 10, -50, 50, 1, 0.002\nb, int, -3, -50, 50, 1, 0.002", "s").unwrap();
+        let space =
+            Space::parse_openbench("a, int, 10, -50, 50, 1, 0.002\nb, int, -3, -50, 50, 1, 0.002", "s")
+                .unwrap();
         let mut pbil = Pbil::new(&space, PbilSettings::default());
         assert_eq!(pbil.estimate(), vec![10.0, -3.0]);
         let f = |x: &[f64]| -((x[0] - 23.0).powi(2) + (x[1] + 17.0).powi(2));

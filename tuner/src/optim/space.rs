@@ -135,8 +135,11 @@ impl Space {
         x.iter().zip(&self.dims).map(|(v, d)| 2.0 * (v - d.min) / (d.max - d.min).max(1e-12) - 1.0).collect()
     }
 
-    pub fn from_unit(&self, u: &[f64]) -> Vec<f64> {
-        u.iter().zip(&self.dims).map(|(u, d)| d.min + (u.clamp(-1.0, 1.0) + 1.0) / 2.0 * (d.max - d.min)).collect()
+    pub fn unit_to_values(&self, u: &[f64]) -> Vec<f64> {
+        u.iter()
+            .zip(&self.dims)
+            .map(|(u, d)| d.min + (u.clamp(-1.0, 1.0) + 1.0) / 2.0 * (d.max - d.min))
+            .collect()
     }
 
     /// Values as they are played: integers rounded, all within bounds.
@@ -181,7 +184,10 @@ impl Space {
 fn parse_line(line: &str) -> Result<Dim> {
     let fields: Vec<&str> = line.split(',').map(str::trim).collect();
     if fields.len() != 7 {
-        bail!("expected 7 comma-separated fields (name, int|float, default, min, max, c_end, r_end), found {}", fields.len());
+        bail!(
+            "expected 7 comma-separated fields (name, int|float, default, min, max, c_end, r_end), found {}",
+            fields.len()
+        );
     }
     let name = fields[0];
     if name.is_empty() || name.chars().any(char::is_whitespace) {
@@ -193,7 +199,8 @@ fn parse_line(line: &str) -> Result<Dim> {
         other => bail!("type `{other}`: expected int or float"),
     };
     let number = |i: usize, what: &str| -> Result<f64> {
-        let v: f64 = fields[i].parse().map_err(|_| anyhow::anyhow!("{what} `{}` is not a number", fields[i]))?;
+        let v: f64 =
+            fields[i].parse().map_err(|_| anyhow::anyhow!("{what} `{}` is not a number", fields[i]))?;
         if !v.is_finite() {
             bail!("{what} `{}` is not finite", fields[i]);
         }
@@ -231,7 +238,12 @@ pub fn import_openbench(text: &str, file: &str, eval: &mut ParamSet, search: &mu
         };
         let v = d.start.round() as i32;
         if v < bounds[i].0 || v > bounds[i].1 {
-            bail!("{file}: `{}` = {v} is outside its declared bounds [{}, {}]", d.name, bounds[i].0, bounds[i].1);
+            bail!(
+                "{file}: `{}` = {v} is outside its declared bounds [{}, {}]",
+                d.name,
+                bounds[i].0,
+                bounds[i].1
+            );
         }
         values[i] = v;
     }
@@ -247,7 +259,8 @@ mod tests {
 
     #[test]
     fn openbench_lines_round_trip_and_bad_lines_name_the_line() {
-        let text = "# comment\nnmp_base, int, 3, 1, 6, 1, 0.002\n\nLmrScale, float, 0.75, 0.1, 2.5, 0.05, 0.002\n";
+        let text =
+            "# comment\nnmp_base, int, 3, 1, 6, 1, 0.002\n\nLmrScale, float, 0.75, 0.1, 2.5, 0.05, 0.002\n";
         let space = Space::parse_openbench(text, "spsa.txt").unwrap();
         assert_eq!(space.len(), 2);
         assert!(space.dims[0].integer && !space.dims[1].integer);
@@ -291,9 +304,10 @@ mod tests {
 
     #[test]
     fn unit_coordinates_and_rounding() {
-        let space = Space::parse_openbench("a, int, 3, 1, 5, 1, 0.002\nb, float, 0, -2, 2, 0.1, 0.002", "s").unwrap();
+        let space =
+            Space::parse_openbench("a, int, 3, 1, 5, 1, 0.002\nb, float, 0, -2, 2, 0.1, 0.002", "s").unwrap();
         assert_eq!(space.to_unit(&[1.0, 2.0]), vec![-1.0, 1.0]);
-        assert_eq!(space.from_unit(&[0.0, 0.5]), vec![3.0, 1.0]);
+        assert_eq!(space.unit_to_values(&[0.0, 0.5]), vec![3.0, 1.0]);
         assert_eq!(space.playable(&[2.6, 3.0]), vec![3.0, 2.0]);
         assert_eq!(space.name_value_args(&[2.4, 0.25]), vec!["a", "2", "b", "0.25"]);
         assert_eq!(default_c_end(3.0, 1.0, 6.0), 1.0);

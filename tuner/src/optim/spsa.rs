@@ -62,7 +62,8 @@ impl Spsa {
     pub fn perturb(&self, k: u64, rng: &mut impl Rng) -> Perturbation {
         let kf = k as f64;
         let c_k: Vec<f64> = self.c.iter().map(|c| c / kf.powf(self.gamma)).collect();
-        let signs: Vec<f64> = self.theta.iter().map(|_| if rng.random::<bool>() { 1.0 } else { -1.0 }).collect();
+        let signs: Vec<f64> =
+            self.theta.iter().map(|_| if rng.random::<bool>() { 1.0 } else { -1.0 }).collect();
         let at = |s: f64| -> Vec<f64> {
             (0..self.theta.len())
                 .map(|i| (self.theta[i] + s * signs[i] * c_k[i]).clamp(self.min[i], self.max[i]))
@@ -77,7 +78,8 @@ impl Spsa {
         for i in 0..self.theta.len() {
             let a_k = self.a[i] / (self.big_a + kf).powf(self.alpha);
             let r_k = a_k / (p.c_k[i] * p.c_k[i]);
-            self.theta[i] = (self.theta[i] + r_k * p.c_k[i] * result * p.signs[i]).clamp(self.min[i], self.max[i]);
+            self.theta[i] =
+                (self.theta[i] + r_k * p.c_k[i] * result * p.signs[i]).clamp(self.min[i], self.max[i]);
         }
         self.iteration = self.iteration.max(p.k);
     }
@@ -108,8 +110,9 @@ mod tests {
     #[test]
     fn noisy_games_walk_theta_to_the_optimum() {
         // The plus side wins with a logistic probability of the difference in a concave score.
-        let space = Space::parse_openbench("a, float, 0, -100, 100, 5, 0.01\nb, float, 40, -100, 100, 5, 0.01", "s")
-            .unwrap();
+        let space =
+            Space::parse_openbench("a, float, 0, -100, 100, 5, 0.01\nb, float, 40, -100, 100, 5, 0.01", "s")
+                .unwrap();
         let mut spsa = Spsa::new(&space, 4000);
         let strength = |x: &[f64]| -((x[0] - 30.0).powi(2) + (x[1] + 20.0).powi(2)) / 400.0;
         let mut rng = ChaCha8Rng::seed_from_u64(11);

@@ -64,7 +64,13 @@ impl RunDir {
     /// per name, for the report's parameter trajectories), with the header when the file is new.
     /// Appending keeps a long run's cost per step constant; `trim_trajectory` repairs the file
     /// on resume.
-    pub fn append_trajectory(&self, step_name: &str, names: &[String], step: usize, values: &[f64]) -> Result<()> {
+    pub fn append_trajectory(
+        &self,
+        step_name: &str,
+        names: &[String],
+        step: usize,
+        values: &[f64],
+    ) -> Result<()> {
         use std::io::Write;
         let path = self.file("trajectory.csv");
         let mut csv = csv::Writer::from_writer(Vec::new());
@@ -92,7 +98,8 @@ impl RunDir {
         let mut kept: Vec<&str> = lines.next().into_iter().collect();
         let width = kept.first().map_or(0, |h| h.split(',').count());
         kept.extend(lines.take_while(|l| {
-            l.split(',').count() == width && l.split(',').next().and_then(|s| s.parse::<usize>().ok()).is_some_and(|s| s <= step)
+            l.split(',').count() == width
+                && l.split(',').next().and_then(|s| s.parse::<usize>().ok()).is_some_and(|s| s <= step)
         }));
         self.write("trajectory.csv", &(kept.join("\n") + "\n"))
     }
@@ -104,8 +111,8 @@ impl RunDir {
     /// The checkpoint `--resume` continues from; a missing or damaged one is a clear error.
     pub fn load_checkpoint<T: DeserializeOwned>(&self) -> Result<T> {
         let path = self.file("checkpoint.json");
-        let text =
-            std::fs::read_to_string(&path).with_context(|| format!("--resume: reading {}", path.display()))?;
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("--resume: reading {}", path.display()))?;
         serde_json::from_str(&text).with_context(|| format!("--resume: {} is damaged", path.display()))
     }
 
@@ -239,11 +246,15 @@ mod tests {
         let text = std::fs::read_to_string(run.file("trajectory.csv")).unwrap();
         assert_eq!(text, "iteration,x,y\n0,1,0.25\n1,2,0.5\n");
         run.write_meta("test", &serde_json::json!({"a": 1}), false, None).unwrap();
-        let started = serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(run.file("run.json")).unwrap())
-            .unwrap()["started"]
+        let started = serde_json::from_str::<serde_json::Value>(
+            &std::fs::read_to_string(run.file("run.json")).unwrap(),
+        )
+        .unwrap()["started"]
             .clone();
-        run.write_meta("test", &serde_json::json!({"a": 1}), false, Some(serde_json::json!({"loss": 0.1}))).unwrap();
-        let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(run.file("run.json")).unwrap()).unwrap();
+        run.write_meta("test", &serde_json::json!({"a": 1}), false, Some(serde_json::json!({"loss": 0.1})))
+            .unwrap();
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(run.file("run.json")).unwrap()).unwrap();
         assert_eq!(meta["started"], started);
         assert_eq!(meta["results"]["loss"], 0.1);
         assert!(meta["finished"].is_string());
