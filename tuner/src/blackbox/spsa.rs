@@ -38,6 +38,14 @@ pub struct SpsaArgs {
     /// Pairs per batch: played in parallel from the same theta, then applied in order.
     #[arg(long, default_value_t = 8)]
     pub batch: u64,
+    /// The final learning rate r_end of every value (OpenBench's 0.002 suits fine-tuning over
+    /// tens of thousands of games; a short run far from the optimum needs more).
+    #[arg(long, value_name = "R")]
+    pub r_end: Option<f64>,
+    /// The final perturbation c_end of every value, in its units [default: per value, about a
+    /// tenth of it plus 2, at most a twentieth of its range, at least 1].
+    #[arg(long, value_name = "C")]
+    pub c_end: Option<f64>,
     /// Write the selected values as OpenBench SPSA input lines to FILE and stop.
     #[arg(long, value_name = "FILE")]
     pub export_openbench: Option<std::path::PathBuf>,
@@ -75,7 +83,14 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
     if let Some(path) = &args.import_openbench {
         return import(args, path);
     }
-    let setup = args.common.setup("spsa", FitnessKind::Selfplay)?;
+    if args.r_end.is_some_and(|r| r <= 0.0) || args.c_end.is_some_and(|c| c <= 0.0) {
+        bail!("--r-end and --c-end must be positive");
+    }
+    let mut setup = args.common.setup("spsa", FitnessKind::Selfplay)?;
+    for d in &mut setup.space.dims {
+        d.r_end = args.r_end.unwrap_or(d.r_end);
+        d.c_end = args.c_end.unwrap_or(d.c_end);
+    }
     if let Some(path) = &args.export_openbench {
         std::fs::write(path, setup.space.to_openbench(&setup.space.starts()))
             .with_context(|| format!("writing {}", path.display()))?;
