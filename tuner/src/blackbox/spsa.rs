@@ -26,8 +26,9 @@ use crate::run::{interrupt_flag, progress_bar, RunDir};
 ///
 /// Its main use is search constants: `tune spsa --search-params params/search.toml --only
 /// 'lmr.*' 'nmp.*' --games 20000 --tc 2+0.02`. Each value's final perturbation c_end and learning
-/// rate r_end follow OpenBench (defaults: about a tenth of the value, r_end 0.002; edit them
-/// through --export-openbench / --space).
+/// rate r_end follow OpenBench (defaults: c_end about a tenth of the value, r_end 0.02, measured
+/// better than OpenBench's 0.002 for runs of a few thousand games; set them with --c-end/--r-end or
+/// edit them through --export-openbench / --space).
 #[derive(clap::Args, Debug, Clone)]
 pub struct SpsaArgs {
     #[command(flatten)]
@@ -38,8 +39,8 @@ pub struct SpsaArgs {
     /// Pairs per batch: played in parallel from the same theta, then applied in order.
     #[arg(long, default_value_t = 8)]
     pub batch: u64,
-    /// The final learning rate r_end of every value (OpenBench's 0.002 suits fine-tuning over
-    /// tens of thousands of games; a short run far from the optimum needs more).
+    /// The final learning rate r_end of every value [default: 0.02 for values from params files;
+    /// OpenBench's 0.002 suits fine-tuning over tens of thousands of games].
     #[arg(long, value_name = "R")]
     pub r_end: Option<f64>,
     /// The final perturbation c_end of every value, in its units [default: per value, about a
