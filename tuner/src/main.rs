@@ -52,9 +52,9 @@ enum Command {
     Gauntlet(play::gauntlet::GauntletArgs),
     /// Labelled positions from self-play, resumable: games.pgn and positions.epd for `tune texel`.
     Datagen(play::datagen::DatagenArgs),
-    /// The parameters as an Excel workbook: piece-square tables as coloured boards (raw, with the
-    /// material moved in, mirrored, as Rust arrays), differences to a baseline, the other terms
-    /// and the king-safety curve with charts.
+    /// A report of a params file (and of a tuning run with --log): an offline index.html with PNG
+    /// heat maps of the piece-square tables, curves and the run's plots, and an Excel workbook
+    /// (boards with colour scales, material-normalised and mirrored tables, Rust arrays).
     Report(report::ReportArgs),
     /// Population-based incremental learning (Baluja 1994) over the Texel loss, self-play games
     /// or a command: `tune pbil --params params/eval.toml` is a complete short run.
