@@ -3,7 +3,6 @@
 //! regret. Samples are drawn in batches and played in parallel; each game's outcome is recorded
 //! against the point it was played at; the estimate is the weighted mean of the samples.
 
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
@@ -11,7 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{FitnessKind, Setup, TuneArgs};
+use super::{end_step, resumable, FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Fitness, Games, Trial};
 use crate::optim::clop::{Clop, ClopSettings, Correlations, Outcome};
 use crate::optim::clop_problems::{simple_regret, Problem};
@@ -169,19 +168,9 @@ fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -
             .iter()
             .map(|u| Trial { candidate: setup.space.unit_to_values(u), opponent: None, games: 1 })
             .collect();
-        let results =
-            match fitness.play(&trials, step_seed(args.common.play.seed ^ 0x5eed, first), &stop, &mut |_| {})
-            {
-                Ok(r) => r,
-                Err(e) if stop.load(Ordering::SeqCst) => {
-                    bar.abandon();
-                    bail!(
-                        "{e}; the checkpoint holds {} samples: continue with --resume",
-                        state.clop.samples()
-                    )
-                }
-                Err(e) => return Err(e),
-            };
+        let results = fitness
+            .play(&trials, step_seed(args.common.play.seed ^ 0x5eed, first), &stop, &mut |_| {})
+            .map_err(|e| resumable(e, &stop, format!("{} samples", state.clop.samples())))?;
         for (u, games) in points.iter().zip(&results) {
             for score in games.outcomes() {
                 state.clop.record(
@@ -211,18 +200,8 @@ fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -
             "expected win rate {:.3} [{:.3}, {:.3}]",
             estimate.win_rate, estimate.win_rate_low, estimate.win_rate_high
         ));
-        run.write_log(&state.log)?;
-        run.append_trajectory(
-            "samples",
-            &setup.space.names(),
-            state.clop.samples(),
-            &setup.space.unit_to_values(&estimate.mean),
-        )?;
-        run.save_checkpoint(&state)?;
-        if stop.load(Ordering::SeqCst) {
-            bar.abandon();
-            bail!("interrupted after {} samples: continue with --resume", state.clop.samples());
-        }
+        let values = setup.space.unit_to_values(&estimate.mean);
+        end_step(setup, &state.log, "samples", state.clop.samples(), &values, &state, &stop, &bar)?;
     }
     bar.finish_and_clear();
     Ok(state)

@@ -9,6 +9,7 @@ pub mod pbil;
 pub mod spsa;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context, Result};
 use whetstone::params::ParamSet;
@@ -245,6 +246,38 @@ impl TuneArgs {
             hash_mb: self.play.hash.unwrap_or(8),
         })
     }
+}
+
+/// An error from a step's games; after Ctrl-C it says where the checkpoint stands.
+fn resumable(e: anyhow::Error, stop: &AtomicBool, checkpoint_at: String) -> anyhow::Error {
+    if stop.load(Ordering::SeqCst) {
+        anyhow::anyhow!("{e}; the checkpoint holds {checkpoint_at}: continue with --resume")
+    } else {
+        e
+    }
+}
+
+/// The end of every step of every tuner: the whole log, the step's trajectory row, the
+/// checkpoint; a Ctrl-C stops the run here, with everything written.
+#[allow(clippy::too_many_arguments)]
+fn end_step<L: serde::Serialize, S: serde::Serialize>(
+    setup: &Setup,
+    log: &[L],
+    step_name: &str,
+    step: usize,
+    values: &[f64],
+    state: &S,
+    stop: &AtomicBool,
+    bar: &indicatif::ProgressBar,
+) -> Result<()> {
+    setup.run.write_log(log)?;
+    setup.run.append_trajectory(step_name, &setup.space.names(), step, values)?;
+    setup.run.save_checkpoint(state)?;
+    if stop.load(Ordering::SeqCst) {
+        bar.abandon();
+        bail!("interrupted after {step_name} {step}: continue with --resume");
+    }
+    Ok(())
 }
 
 impl Setup {

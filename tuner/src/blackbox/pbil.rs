@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{FitnessKind, Setup, TuneArgs};
+use super::{end_step, resumable, FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Fitness, Games, Trial};
 use crate::optim::pbil::{Pbil, PbilSettings};
 use crate::play::stats::elo_from_score;
@@ -245,17 +245,9 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
                     .map(|x| Trial { candidate: x.clone(), opponent: None, games: args.games_per_individual })
                     .collect();
                 let seed = step_seed(args.common.play.seed ^ 0x5eed, state.generation as u64);
-                let results = match g.play(&trials, seed, &stop, &mut |_| {}) {
-                    Ok(r) => r,
-                    Err(e) if stop.load(std::sync::atomic::Ordering::SeqCst) => {
-                        bar.abandon();
-                        anyhow::bail!(
-                            "{e}; the checkpoint holds generation {}: continue with --resume",
-                            state.generation
-                        )
-                    }
-                    Err(e) => return Err(e),
-                };
+                let results = g
+                    .play(&trials, seed, &stop, &mut |_| {})
+                    .map_err(|e| resumable(e, &stop, format!("generation {}", state.generation)))?;
                 let mut all = Games::default();
                 results.iter().for_each(|r| all.add(r));
                 state.games.add(&all);
@@ -291,13 +283,7 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
         });
         bar.set_position(state.generation as u64);
         state.log.push(entry);
-        run.write_log(&state.log)?;
-        run.append_trajectory("generation", &setup.space.names(), state.generation, &current)?;
-        run.save_checkpoint(&state)?;
-        if stop.load(std::sync::atomic::Ordering::SeqCst) {
-            bar.abandon();
-            anyhow::bail!("interrupted after generation {}: continue with --resume", state.generation);
-        }
+        end_step(setup, &state.log, "generation", state.generation, &current, &state, &stop, &bar)?;
     }
     bar.finish_and_clear();
     if state.converged {

@@ -4,7 +4,6 @@
 //! is the same at any thread count. Reads and writes OpenBench's SPSA input lines, so a tuning
 //! can move to OpenBench's workers and come back.
 
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -14,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use whetstone::params::ParamSet;
 use whetstone::search::SearchParams;
 
-use super::{FitnessKind, Setup, TuneArgs};
+use super::{end_step, resumable, FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Fitness, Games, Trial};
 use crate::optim::space::import_openbench;
 use crate::optim::spsa::{Perturbation, Spsa};
@@ -180,20 +179,14 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
                 state.spsa.perturb(k, &mut ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, k)))
             })
             .collect();
-        let results = match results(
+        let results = results(
             setup,
             &perturbations,
             step_seed(args.common.play.seed ^ 0x5eed, first),
             &stop,
             &mut state.games,
-        ) {
-            Ok(r) => r,
-            Err(e) if stop.load(Ordering::SeqCst) => {
-                bar.abandon();
-                bail!("{e}; the checkpoint holds iteration {}: continue with --resume", state.spsa.iteration)
-            }
-            Err(e) => return Err(e),
-        };
+        )
+        .map_err(|e| resumable(e, &stop, format!("iteration {}", state.spsa.iteration)))?;
         for (p, result) in perturbations.iter().zip(results) {
             state.spsa.update(p, result);
         }
@@ -217,18 +210,8 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
         } else {
             format!("loss {loss:.6}")
         });
-        run.write_log(&state.log)?;
-        run.append_trajectory(
-            "iteration",
-            &setup.space.names(),
-            state.spsa.iteration as usize,
-            &state.spsa.theta,
-        )?;
-        run.save_checkpoint(&state)?;
-        if stop.load(Ordering::SeqCst) {
-            bar.abandon();
-            bail!("interrupted after iteration {}: continue with --resume", state.spsa.iteration);
-        }
+        let step = state.spsa.iteration as usize;
+        end_step(setup, &state.log, "iteration", step, &state.spsa.theta, &state, &stop, &bar)?;
     }
     bar.finish_and_clear();
     Ok(state)

@@ -616,6 +616,21 @@ impl Table {
     }
 }
 
+/// One line per named column over the steps, in palette order (markers when points are few).
+fn step_series<N: std::fmt::Display, V: AsRef<[f64]>>(columns: &[(N, V)], steps: &[f64]) -> Vec<Series> {
+    columns
+        .iter()
+        .enumerate()
+        .map(|(i, (name, values))| Series {
+            name: name.to_string(),
+            points: steps.iter().copied().zip(values.as_ref().iter().copied()).collect(),
+            colour: PALETTE[i % PALETTE.len()],
+            dashed: false,
+            markers: steps.len() <= 30,
+        })
+        .collect()
+}
+
 /// Reads a CSV log; rows may be ragged (a run stopped mid-write), missing cells are NaN.
 pub fn read_numeric_csv(path: &Path) -> Result<Table> {
     let mut reader = csv::ReaderBuilder::new()
@@ -673,17 +688,7 @@ pub fn log_plots(run_dir: &Path, dir: &Path) -> Result<Vec<Image>> {
         }
         groups.extend(others.into_iter().map(|c| (c.0.clone(), vec![c])));
         for (name, columns) in groups {
-            let series: Vec<Series> = columns
-                .iter()
-                .enumerate()
-                .map(|(i, (col, values))| Series {
-                    name: col.to_string(),
-                    points: steps.iter().copied().zip(values.iter().copied()).collect(),
-                    colour: PALETTE[i % PALETTE.len()],
-                    dashed: false,
-                    markers: steps.len() <= 30,
-                })
-                .collect();
+            let series = step_series(&columns, &steps);
             let file = format!("log-{}.png", file_stem(&name));
             let title = format!("{name} by {step_name}");
             let chart = LineChart { title: &title, x_desc: &step_name, y_desc: &name, series: &series };
@@ -733,17 +738,7 @@ fn trajectory_plots(table: &Table, dir: &Path) -> Result<Vec<Image>> {
     let charts = params.len().div_ceil(LINES_PER_CHART);
     let mut out = Vec::new();
     for (n, chunk) in params.chunks(LINES_PER_CHART).enumerate() {
-        let series: Vec<Series> = chunk
-            .iter()
-            .enumerate()
-            .map(|(i, (name, values))| Series {
-                name: name.to_string(),
-                points: steps.iter().copied().zip(values.iter().copied()).collect(),
-                colour: PALETTE[i % PALETTE.len()],
-                dashed: false,
-                markers: steps.len() <= 30,
-            })
-            .collect();
+        let series = step_series(chunk, &steps);
         let part = if charts > 1 { format!(" ({} of {charts})", n + 1) } else { String::new() };
         let title = if selected {
             format!("the {} of {total} parameters that moved most, change from start{part}", params.len())
