@@ -5,7 +5,7 @@ use crate::eval::evaluate;
 use crate::movegen::{quiet_checks, MoveList};
 use crate::types::{Move, PieceType};
 
-use super::history::MAX_PLY;
+use super::history::{piece_to, MAX_PLY, NO_PIECE_TO};
 use super::movepick::{is_noisy, MovePicker};
 use super::see::{see_ge, SEE_VALUE};
 use super::tt::Bound;
@@ -88,6 +88,7 @@ impl Searcher<'_> {
             {
                 let r =
                     p.nmp_base + depth / p.nmp_depth_divisor + ((eval - beta) / p.nmp_eval_divisor).min(3);
+                self.moved[ply + 2] = NO_PIECE_TO;
                 self.pos.make_null_move();
                 let score = -self.search(-beta, -beta + 1, depth - r, ply + 1);
                 self.pos.unmake_null_move();
@@ -109,11 +110,13 @@ impl Searcher<'_> {
         // Step 8. The move loop.
         let killers = self.history.killers[ply];
         let counter = self.history.counter_move(&self.pos);
-        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter);
+        let conts = [self.moved[ply + 1], self.moved[ply]];
+        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter, conts);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
         let mut quiets_tried: Vec<Move> = Vec::with_capacity(32);
+        let mut captures_tried: Vec<Move> = Vec::with_capacity(16);
         let original_alpha = alpha;
         while let Some(m) = picker.next(&self.pos, self.history) {
             if root && self.excluded_root_moves.contains(&m) {
@@ -145,14 +148,19 @@ impl Searcher<'_> {
                 }
             }
 
+            // Step 10. Check extension.
+            let extension = gives_check as i32;
+            let new_depth = depth - 1 + extension;
+
+            let history_score = if quiet { self.history.quiet_score(&self.pos, m, conts) } else { 0 };
+            self.moved[ply + 2] = piece_to(&self.pos, m);
             self.pos.make_move(m);
             moves_searched += 1;
             if quiet {
                 quiets_tried.push(m);
+            } else {
+                captures_tried.push(m);
             }
-            // Step 10. Check extension.
-            let extension = gives_check as i32;
-            let new_depth = depth - 1 + extension;
 
             // Step 11. Late-move reductions, then the principal variation search.
             let mut score;
@@ -162,6 +170,7 @@ impl Searcher<'_> {
                 r += !improving as i32;
                 r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
                 r -= gives_check as i32;
+                r -= history_score / 8192; // well-tried moves less, failures more
                 let r = r.clamp(0, new_depth - 1);
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1);
                 if score > alpha && r > 0 {
@@ -188,9 +197,16 @@ impl Searcher<'_> {
                     alpha = score;
                     self.update_pv(ply, m);
                     if score >= beta {
-                        if quiet {
-                            self.history.record_cutoff(&self.pos, ply, depth, m, &quiets_tried);
-                        }
+                        self.history.record_cutoff(
+                            &self.pos,
+                            ply,
+                            depth,
+                            m,
+                            quiet,
+                            &quiets_tried,
+                            &captures_tried,
+                            conts,
+                        );
                         break;
                     }
                 }
@@ -254,15 +270,21 @@ impl Searcher<'_> {
             entry.map_or_else(|| evaluate(&self.pos, self.weights), |e| e.eval)
         };
         if stand_pat >= beta {
+            if entry.is_none() {
+                // Keep the evaluation: the next visit skips it.
+                self.tt.store(key, Move::NULL, score_to_tt(stand_pat, ply), stand_pat, 0, Bound::Lower);
+            }
             return stand_pat;
         }
+        let original_alpha = alpha;
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
+        let mut best_move = Move::NULL;
         let mut searched = 0;
 
         let tt_move = entry.map_or(Move::NULL, |e| e.best_move);
         let mut picker = if in_check {
-            MovePicker::new(&self.pos, tt_move, [Move::NULL; 2], Move::NULL)
+            MovePicker::new(&self.pos, tt_move, [Move::NULL; 2], Move::NULL, [NO_PIECE_TO; 2])
         } else {
             MovePicker::noisy_only(&self.pos, tt_move)
         };
@@ -307,6 +329,7 @@ impl Searcher<'_> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = m;
                     self.update_pv(ply, m);
                     if score >= beta {
                         break;
@@ -317,6 +340,16 @@ impl Searcher<'_> {
         if in_check && searched == 0 {
             return -MATE + ply as i32;
         }
+        // Quiescence results are stored at depth 0: they give later visits a move, an
+        // evaluation and (in non-PV nodes) a cutoff, but never cut off a real search.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, score_to_tt(best, ply), stand_pat, 0, bound);
         best
     }
 

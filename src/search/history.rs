@@ -1,7 +1,9 @@
-//! Move-ordering memory: killer moves per ply, counter-moves, and butterfly history.
+//! Move-ordering memory: killer moves per ply, counter-moves, butterfly history, continuation
+//! history (a quiet move's success after the moves one and two plies before it) and capture
+//! history (a capture's success by moving piece, square and victim).
 
 use crate::board::Position;
-use crate::types::{Color, Move};
+use crate::types::{Move, MoveKind, PieceType};
 
 /// History scores stay within ±HISTORY_MAX (the "gravity" update below guarantees it), far below
 /// the scores the move picker gives killers and counter-moves, so they can never overlap.
@@ -9,9 +11,18 @@ pub const HISTORY_MAX: i32 = 16_384;
 
 pub const MAX_PLY: usize = 128;
 
+/// A move as continuation history sees it: moving piece * 64 + destination.
+pub type PieceTo = usize;
+/// No previous move (the root, or a null move): a row of the table that always reads 0.
+pub const NO_PIECE_TO: PieceTo = 12 * 64;
+
 pub struct History {
     /// butterfly[side][from][to]
     butterfly: Vec<[[i32; 64]; 64]>,
+    /// continuation[previous piece-to][piece-to]; shared by the 1- and 2-ply-back tables.
+    continuation: Vec<[i32; 12 * 64]>,
+    /// capture[piece-to][victim type] (a promotion without a capture counts as victim 5).
+    capture: Vec<[i32; 6]>,
     /// counter[piece][to] of the previous move -> the quiet move that refuted it.
     counter: [[Move; 64]; 12],
     pub killers: [[Move; 2]; MAX_PLY + 1],
@@ -21,15 +32,48 @@ impl Default for History {
     fn default() -> History {
         History {
             butterfly: vec![[[0; 64]; 64]; 2],
+            continuation: vec![[0; 12 * 64]; 12 * 64 + 1],
+            capture: vec![[0; 6]; 12 * 64],
             counter: [[Move::NULL; 64]; 12],
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
         }
     }
 }
 
+/// The piece-to index of a move about to be made in `pos`.
+pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
+    pos.piece_on(m.from()).map_or(NO_PIECE_TO, |p| p.index() * 64 + m.to().index())
+}
+
+fn victim(pos: &Position, m: Move) -> usize {
+    match m.kind() {
+        MoveKind::EnPassant => PieceType::Pawn.index(),
+        _ => pos.piece_on(m.to()).map_or(PieceType::King.index(), |p| p.piece_type().index()),
+    }
+}
+
+/// Bonus for a move that caused a cutoff at `depth` (and malus for those tried before it).
+fn bonus(depth: i32) -> i32 {
+    (16 * depth * depth + 32 * depth).min(2400)
+}
+
 impl History {
-    pub fn score(&self, side: Color, m: Move) -> i32 {
-        self.butterfly[side.index()][m.from().index()][m.to().index()]
+    /// A quiet move's ordering score: butterfly plus both continuation histories; `conts` are the
+    /// piece-to indices of the moves one and two plies back.
+    pub fn quiet_score(&self, pos: &Position, m: Move, conts: [PieceTo; 2]) -> i32 {
+        let side = pos.side_to_move().index();
+        let pt = piece_to(pos, m);
+        let cont = |c: PieceTo| if pt == NO_PIECE_TO { 0 } else { self.continuation[c][pt] };
+        self.butterfly[side][m.from().index()][m.to().index()] + cont(conts[0]) + cont(conts[1])
+    }
+
+    /// A capture's (or promotion's) history score.
+    pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        let pt = piece_to(pos, m);
+        if pt == NO_PIECE_TO {
+            return 0;
+        }
+        self.capture[pt][victim(pos, m)]
     }
 
     /// Moves the score towards ±HISTORY_MAX by `bonus`, less as it gets closer (gravity).
@@ -38,20 +82,57 @@ impl History {
         *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
     }
 
-    /// A quiet move caused a beta cutoff: reward it, punish the quiets tried before it.
-    pub fn record_cutoff(&mut self, pos: &Position, ply: usize, depth: i32, best: Move, tried: &[Move]) {
-        let side = pos.side_to_move();
-        let bonus = (depth * depth).min(1200);
-        for &m in tried {
-            let e = &mut self.butterfly[side.index()][m.from().index()][m.to().index()];
-            Self::update(e, if m == best { bonus * 16 } else { -bonus * 16 });
+    fn update_quiet(&mut self, pos: &Position, m: Move, conts: [PieceTo; 2], bonus: i32) {
+        let side = pos.side_to_move().index();
+        Self::update(&mut self.butterfly[side][m.from().index()][m.to().index()], bonus);
+        let pt = piece_to(pos, m);
+        if pt == NO_PIECE_TO {
+            return;
         }
-        if self.killers[ply][0] != best {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = best;
+        for c in conts {
+            if c != NO_PIECE_TO {
+                Self::update(&mut self.continuation[c][pt], bonus);
+            }
         }
-        if let Some((piece, to)) = previous_move(pos) {
-            self.counter[piece][to] = best;
+    }
+
+    fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
+        let pt = piece_to(pos, m);
+        if pt != NO_PIECE_TO {
+            let v = victim(pos, m);
+            Self::update(&mut self.capture[pt][v], bonus);
+        }
+    }
+
+    /// `best` caused a beta cutoff: reward it, punish the moves tried before it (quiet moves only
+    /// when `best` is quiet; the captures tried always, since they failed to cut either way).
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_cutoff(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        best_is_quiet: bool,
+        quiets_tried: &[Move],
+        captures_tried: &[Move],
+        conts: [PieceTo; 2],
+    ) {
+        let bonus = bonus(depth);
+        if best_is_quiet {
+            for &m in quiets_tried {
+                self.update_quiet(pos, m, conts, if m == best { bonus } else { -bonus });
+            }
+            if self.killers[ply][0] != best {
+                self.killers[ply][1] = self.killers[ply][0];
+                self.killers[ply][0] = best;
+            }
+            if let Some((piece, to)) = previous_move(pos) {
+                self.counter[piece][to] = best;
+            }
+        }
+        for &m in captures_tried {
+            self.update_capture(pos, m, if m == best { bonus } else { -bonus });
         }
     }
 
@@ -59,16 +140,14 @@ impl History {
         previous_move(pos).map_or(Move::NULL, |(piece, to)| self.counter[piece][to])
     }
 
-    /// Forgets killers below the root of a new search; history is kept between moves of a game.
+    /// Forgets killers below the root of a new search; the histories are kept between moves of a
+    /// game, halved so that the newest search counts most.
     pub fn new_search(&mut self) {
         self.killers = [[Move::NULL; 2]; MAX_PLY + 1];
-        for side in self.butterfly.iter_mut() {
-            for row in side.iter_mut() {
-                for e in row.iter_mut() {
-                    *e /= 2;
-                }
-            }
-        }
+        let halve = |e: &mut i32| *e /= 2;
+        self.butterfly.iter_mut().flatten().flatten().for_each(halve);
+        self.continuation.iter_mut().flatten().for_each(halve);
+        self.capture.iter_mut().flatten().for_each(halve);
     }
 }
 
@@ -79,7 +158,7 @@ fn previous_move(pos: &Position) -> Option<(usize, usize)> {
         return None;
     }
     let to = match last.kind() {
-        crate::types::MoveKind::Castling => crate::board::castling::king_destination(
+        MoveKind::Castling => crate::board::castling::king_destination(
             !pos.side_to_move(),
             crate::board::castling::castle_side(last.from(), last.to()),
         ),
@@ -103,5 +182,19 @@ mod tests {
             History::update(&mut e, -20_000);
             assert!(e >= -HISTORY_MAX);
         }
+    }
+
+    #[test]
+    fn a_cutoff_rewards_the_move_after_its_predecessors() {
+        let pos = Position::startpos();
+        let mut h = History::default();
+        let best = pos.parse_uci_move("g1f3").unwrap();
+        let other = pos.parse_uci_move("a2a3").unwrap();
+        let conts = [5, NO_PIECE_TO];
+        h.record_cutoff(&pos, 0, 6, best, true, &[other, best], &[], conts);
+        assert!(h.quiet_score(&pos, best, conts) > h.quiet_score(&pos, best, [NO_PIECE_TO; 2]));
+        assert!(h.quiet_score(&pos, best, conts) > h.quiet_score(&pos, best, [6, NO_PIECE_TO]));
+        assert!(h.quiet_score(&pos, other, conts) < 0);
+        assert_eq!(h.killers[0][0], best);
     }
 }

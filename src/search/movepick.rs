@@ -6,7 +6,7 @@ use crate::board::Position;
 use crate::movegen::{generate, kind, MoveList};
 use crate::types::{Move, MoveKind, PieceType};
 
-use super::history::History;
+use super::history::{History, PieceTo, NO_PIECE_TO};
 use super::see::{see_ge, SEE_VALUE};
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -33,6 +33,8 @@ pub struct MovePicker {
     bad: Vec<Move>,
     killers: [Move; 2],
     counter: Move,
+    /// Piece-to indices of the moves one and two plies back (continuation history).
+    conts: [PieceTo; 2],
 }
 
 const KILLER_1: i32 = 3_000_000;
@@ -41,7 +43,13 @@ const COUNTER: i32 = 1_000_000;
 
 impl MovePicker {
     /// A picker for the main search; `hash_move` may be anything (it is checked for legality).
-    pub fn new(pos: &Position, hash_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+    pub fn new(
+        pos: &Position,
+        hash_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        conts: [PieceTo; 2],
+    ) -> MovePicker {
         let hash_move = if !hash_move.is_null() && pos.is_legal(hash_move) { hash_move } else { Move::NULL };
         MovePicker {
             stage: Stage::HashMove,
@@ -54,12 +62,13 @@ impl MovePicker {
             bad: Vec::new(),
             killers,
             counter,
+            conts,
         }
     }
 
     /// A picker for quiescence search: captures and queen promotions only, losing ones dropped.
     pub fn noisy_only(pos: &Position, hash_move: Move) -> MovePicker {
-        let mut picker = MovePicker::new(pos, hash_move, [Move::NULL; 2], Move::NULL);
+        let mut picker = MovePicker::new(pos, hash_move, [Move::NULL; 2], Move::NULL, [NO_PIECE_TO; 2]);
         if !picker.hash_move.is_null() && !is_noisy(pos, picker.hash_move) {
             picker.hash_move = Move::NULL;
         }
@@ -86,7 +95,7 @@ impl MovePicker {
                     self.moves = MoveList::new();
                     generate::<{ kind::NOISY }, _>(pos, &mut self.moves);
                     for (i, &m) in self.moves.iter().enumerate() {
-                        self.scores[i] = mvv_lva(pos, m);
+                        self.scores[i] = mvv_lva(pos, m) + history.capture_score(pos, m);
                     }
                     self.next = 0;
                     self.stage = Stage::GoodNoisy;
@@ -106,7 +115,6 @@ impl MovePicker {
                 Stage::GenerateQuiet => {
                     self.moves = MoveList::new();
                     generate::<{ kind::QUIET }, _>(pos, &mut self.moves);
-                    let side = pos.side_to_move();
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = if m == self.killers[0] {
                             KILLER_1
@@ -115,7 +123,7 @@ impl MovePicker {
                         } else if m == self.counter {
                             COUNTER
                         } else {
-                            history.score(side, m)
+                            history.quiet_score(pos, m, self.conts)
                         };
                     }
                     self.next = 0;
@@ -178,6 +186,7 @@ pub fn is_noisy(pos: &Position, m: Move) -> bool {
 }
 
 /// Most valuable victim first, least valuable attacker breaking ties; promotions add the piece.
+/// Scaled so that capture history (±16,384) can reorder captures of neighbouring values only.
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
     let victim = match m.kind() {
         MoveKind::EnPassant => SEE_VALUE[PieceType::Pawn.index()],
@@ -185,5 +194,5 @@ fn mvv_lva(pos: &Position, m: Move) -> i32 {
     };
     let attacker = pos.piece_on(m.from()).map_or(0, |p| p.piece_type().index() as i32);
     let promotion = m.promotion_piece().map_or(0, |pt| SEE_VALUE[pt.index()]);
-    (victim + promotion) * 8 - attacker
+    (victim + promotion) * 32 - attacker
 }
