@@ -51,33 +51,33 @@ pub mod idx {
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
 #[rustfmt::skip]
 pub const MATERIAL: [S; 5] = [
-    S(  93,  124), S( 392,  371), S( 411,  395), S( 577,  658), S(1150, 1186),
+    S(  91,  125), S( 374,  348), S( 384,  369), S( 539,  619), S(1082, 1116),
 ];
 
 /// Pawn placement on top of material; ranks 1 and 8 are unused.
 #[rustfmt::skip]
 pub const PST_PAWN: [S; 64] = board([
     [S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0)],
-    [S(  49,   72), S(  54,   73), S(  55,   73), S(  55,   72), S(  55,   72), S(  54,   72), S(  54,   72), S(  48,   72)],
-    [S(  18,   44), S(  25,   43), S(  25,   42), S(  26,   43), S(  25,   42), S(  26,   44), S(  24,   43), S(  20,   44)],
-    [S(   6,   26), S(  12,   24), S(  10,   23), S(  34,   23), S(  32,   23), S(  13,   23), S(  13,   23), S(  10,   25)],
-    [S(   1,   12), S(   6,   13), S(  10,   10), S(  14,    8), S(  19,    8), S(   8,   12), S(   9,   12), S(   2,   12)],
-    [S( -10,    3), S(  -1,    7), S(  -3,    6), S(  -7,    3), S(  -3,    2), S(   3,    5), S(  -5,    4), S( -10,    2)],
-    [S(  -6,   -1), S(  -1,    3), S(  -3,    3), S(  -2,   -1), S(  -4,    0), S(  -1,    3), S(   3,    1), S( -17,   -4)],
+    [S(  46,   68), S(  51,   68), S(  51,   68), S(  51,   68), S(  51,   68), S(  51,   68), S(  51,   68), S(  46,   68)],
+    [S(  19,   42), S(  23,   42), S(  23,   38), S(  23,   37), S(  23,   40), S(  23,   37), S(  23,   42), S(  18,   42)],
+    [S(   4,   25), S(  13,   23), S(   7,   21), S(  23,   22), S(  24,   18), S(   8,   16), S(   4,   20), S(   0,   25)],
+    [S(  -7,   12), S(   7,   15), S(  10,    7), S(  14,   11), S(   7,    5), S(  13,    5), S(   4,   11), S(  -3,   12)],
+    [S(   1,    1), S(   5,    9), S(   7,    5), S(   5,    5), S(   0,    1), S(   3,    8), S( -10,   10), S(   0,    5)],
+    [S( -12,   -1), S(   3,   -1), S(  -9,   -2), S(   7,    3), S(   4,    1), S(  -3,   11), S(   5,   -3), S(   0,    2)],
     [S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0)],
 ]);
 
 /// Knight placement: centralisation.
 #[rustfmt::skip]
 pub const PST_KNIGHT: [S; 64] = board([
-    [S( -18,  -17), S( -18,  -17), S( -18,  -17), S( -18,  -17), S( -18,  -17), S( -18,  -17), S( -18,  -17), S( -18,  -17)],
-    [S( -18,  -17), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S( -18,  -17)],
-    [S( -18,  -17), S(  -6,   -7), S(  13,    3), S(  14,    3), S(  13,    3), S(  13,    3), S(  -5,   -7), S( -18,  -17)],
-    [S( -18,  -17), S(  -6,   -7), S(  12,    3), S(  26,   13), S(  24,   13), S(  13,    3), S(  -4,   -6), S( -17,  -17)],
-    [S( -16,  -17), S(  -5,   -7), S(   5,    3), S(  20,   12), S(  19,   13), S(   8,    3), S(  -5,   -6), S( -16,  -16)],
-    [S( -20,  -17), S( -10,   -8), S(   4,    0), S(   7,    3), S(   9,    3), S(   3,    1), S(  -5,   -7), S( -17,  -17)],
-    [S( -18,  -17), S(  -7,   -7), S(  -8,   -8), S( -10,   -8), S(  -6,   -8), S(  -5,   -8), S(  -6,   -7), S( -18,  -17)],
-    [S( -18,  -17), S( -20,  -18), S( -19,  -17), S( -19,  -18), S( -19,  -17), S( -19,  -18), S( -18,  -17), S( -18,  -17)],
+    [S( -17,  -16), S( -17,  -16), S( -17,  -16), S( -17,  -16), S( -17,  -16), S( -17,  -16), S( -17,  -16), S( -17,  -16)],
+    [S( -17,  -16), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S(  -6,   -7), S( -17,  -16)],
+    [S( -17,  -16), S(  -6,   -7), S(  11,    2), S(  11,    2), S(  11,    2), S(  11,    2), S(  -6,   -7), S( -17,  -16)],
+    [S( -17,  -16), S(  -8,   -6), S(  11,    2), S(  21,   12), S(  24,   13), S(  11,    2), S(  -4,   -6), S( -17,  -16)],
+    [S( -16,  -16), S(  -6,   -7), S(   7,    3), S(  15,   11), S(  20,   13), S(   1,    1), S(  -6,   -7), S( -15,  -16)],
+    [S( -14,  -16), S(  -3,   -7), S(  -6,   -1), S(   8,    2), S(   9,    2), S(   8,    0), S(  -5,   -7), S( -20,  -16)],
+    [S( -17,  -16), S(  -6,   -7), S(  -5,   -7), S(   0,   -8), S(  -7,   -7), S(  -4,   -7), S(  -6,   -7), S( -17,  -16)],
+    [S( -17,  -16), S( -17,  -19), S( -17,  -16), S( -17,  -16), S( -17,  -16), S( -17,  -16), S( -20,  -16), S( -17,  -16)],
 ]);
 
 /// Bishop placement: centre and long diagonals.
@@ -85,243 +85,243 @@ pub const PST_KNIGHT: [S; 64] = board([
 pub const PST_BISHOP: [S; 64] = board([
     [S(   0,   -5), S(  -6,   -5), S(  -6,   -5), S(  -6,   -5), S(  -6,   -5), S(  -6,   -5), S(  -6,   -5), S(   0,   -5)],
     [S(  -6,   -5), S(   6,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   6,    0), S(  -6,   -5)],
-    [S(  -6,   -4), S(   0,    0), S(  12,    5), S(   6,    5), S(   7,    5), S(  12,    5), S(   1,    1), S(  -5,   -4)],
-    [S(  -6,   -5), S(   1,    0), S(   6,    5), S(  19,   10), S(  19,   10), S(   7,    5), S(   2,    1), S(  -6,   -5)],
-    [S(  -6,   -5), S(   0,    0), S(   6,    6), S(  19,   10), S(  19,   10), S(   6,    5), S(   0,    0), S(  -5,   -5)],
-    [S(  -6,   -4), S(   1,    1), S(   9,    4), S(  11,    6), S(  11,    6), S(  12,    5), S(   0,    0), S(  -5,   -4)],
-    [S(  -6,   -5), S(   2,   -1), S(   5,    0), S(  -5,   -2), S(  -2,    0), S(   0,   -1), S(   2,   -1), S(  -6,   -5)],
-    [S(   0,   -5), S(  -4,   -5), S(  -6,   -6), S(  -7,   -5), S(  -8,   -6), S(  -4,   -4), S(  -6,   -5), S(  -1,   -5)],
+    [S(  -6,   -5), S(   0,    0), S(  11,    5), S(   6,    5), S(   6,    5), S(  11,    5), S(   0,    0), S(  -6,   -5)],
+    [S(  -6,   -5), S(   1,    0), S(   6,    5), S(  17,    8), S(  17,    7), S(   6,    5), S(  -1,    0), S(  -6,   -5)],
+    [S(  -6,   -5), S(   0,    0), S(   4,    6), S(  15,    9), S(  17,    7), S(   6,    6), S(   0,    0), S(  -6,   -5)],
+    [S(  -9,   -5), S(   0,    0), S(   9,    5), S(   5,    3), S(  10,    4), S(   9,    5), S(   0,    0), S(  -3,   -5)],
+    [S(  -6,   -5), S(  12,    2), S(   0,    0), S(   4,    1), S(  12,    1), S(   0,    0), S(   5,   -1), S(  -6,   -5)],
+    [S(   0,   -5), S(  -6,   -5), S(  -9,   -5), S(  -6,   -5), S(  -6,   -5), S( -11,   -5), S(  -6,   -5), S(   0,   -5)],
 ]);
 
 /// Rook placement: seventh rank, central files.
 #[rustfmt::skip]
 pub const PST_ROOK: [S; 64] = board([
-    [S(  -6,    1), S(   0,    1), S(   0,    0), S(   6,    0), S(   6,    0), S(   0,    0), S(   0,    0), S(  -6,    0)],
-    [S(  19,   13), S(  25,   13), S(  25,   13), S(  31,   12), S(  30,   12), S(  24,   12), S(  24,   13), S(  18,   12)],
-    [S(  -5,    2), S(   1,    2), S(   1,    1), S(   7,    1), S(   7,    1), S(   1,    1), S(   1,    1), S(  -6,    1)],
-    [S(  -5,    2), S(   1,    1), S(   2,    2), S(   7,    1), S(   7,    1), S(   0,    1), S(   1,    1), S(  -6,    0)],
-    [S(  -6,    1), S(   0,    0), S(   0,    0), S(   7,    1), S(   7,    1), S(   0,    1), S(   1,    1), S(  -6,    0)],
-    [S(  -6,    0), S(   0,    0), S(   0,    0), S(   6,   -1), S(   7,    0), S(   0,    0), S(   2,    1), S(  -5,    0)],
-    [S(  -8,   -1), S(  -2,   -1), S(  -2,   -2), S(   5,   -2), S(   5,   -1), S(  -1,   -1), S(   0,    0), S(  -7,   -1)],
-    [S( -10,   -3), S(  -2,   -2), S(  -1,   -2), S(   6,   -2), S(   2,   -3), S(  -2,   -3), S(   1,    0), S(  -1,   -1)],
+    [S(  -6,    0), S(   0,    0), S(   0,    0), S(   6,    0), S(   6,    0), S(   0,    0), S(   0,    0), S(  -6,    0)],
+    [S(  17,   12), S(  23,   10), S(  23,   12), S(  28,   12), S(  28,   11), S(  23,   11), S(  23,   11), S(  17,   11)],
+    [S(  -6,    0), S(   0,    0), S(   0,    0), S(   6,    0), S(   6,    0), S(   0,    0), S(   0,    0), S(  -6,    0)],
+    [S(  -6,    0), S(   0,    0), S(   0,    0), S(   6,    0), S(   6,    0), S(   0,    0), S(   0,    0), S(  -6,    0)],
+    [S(  -6,    0), S(   0,    0), S(   0,    0), S(   6,    0), S(   6,    0), S(   0,    0), S(   0,    0), S(  -6,    0)],
+    [S(  -5,    0), S(   0,    0), S(   0,    0), S(   6,    0), S(   6,    0), S(   0,    0), S(   0,    0), S(  -7,    0)],
+    [S( -17,    0), S(   0,    0), S(   0,    0), S(   6,   -1), S(   6,    0), S(   0,    0), S(   0,    0), S(  -9,    0)],
+    [S(   0,   -3), S(   0,   -1), S(   4,    1), S(   7,    1), S(   5,    1), S(  -2,   -3), S(   1,    1), S(  -5,   -2)],
 ]);
 
 /// Queen placement: mild centralisation.
 #[rustfmt::skip]
 pub const PST_QUEEN: [S; 64] = board([
-    [S( -11,   -6), S( -11,   -6), S( -11,   -6), S( -11,   -6), S( -11,   -6), S( -11,   -6), S( -11,   -6), S( -11,   -6)],
-    [S( -11,   -6), S(  -8,    0), S(  -7,    0), S(  -7,    0), S(  -7,    0), S(  -7,    0), S(  -7,    0), S( -11,   -6)],
-    [S( -11,   -6), S(  -7,    0), S(  -4,    6), S(  -3,    6), S(  -4,    6), S(  -3,    6), S(  -7,    0), S( -11,   -6)],
-    [S(  -5,   -6), S(  -2,    0), S(   3,    6), S(   6,   12), S(   6,   12), S(   2,    6), S(  -1,    0), S(  -4,   -6)],
-    [S(  -6,   -6), S(  -2,    0), S(   2,    6), S(   6,   12), S(   6,   12), S(   2,    6), S(   0,    0), S(  -4,   -6)],
-    [S(  -5,   -6), S(  -3,    0), S(   3,    6), S(   2,    6), S(   3,    6), S(   3,    6), S(   0,    0), S(  -4,   -6)],
-    [S(  -6,   -6), S(  -1,    0), S(  -2,   -1), S(   1,    0), S(  -1,    0), S(  -3,   -1), S(  -2,   -1), S(  -5,   -6)],
-    [S(  -5,   -6), S(  -5,   -6), S(  -4,   -6), S(  -3,   -6), S(  -5,   -6), S(  -7,   -7), S(  -5,   -6), S(  -5,   -6)],
+    [S( -10,   -6), S( -10,   -6), S( -10,   -6), S( -10,   -6), S( -10,   -6), S( -10,   -6), S( -10,   -6), S( -10,   -6)],
+    [S( -10,   -6), S(  -7,    0), S(  -7,    0), S(  -7,    0), S(  -7,    0), S(  -7,    0), S(  -7,    0), S( -10,   -6)],
+    [S( -10,   -6), S(  -7,    0), S(  -3,    6), S(  -3,    6), S(  -3,    6), S(  -3,    6), S(  -7,    0), S( -10,   -6)],
+    [S(  -5,   -6), S(  -1,    0), S(   2,    6), S(   6,   11), S(   6,   11), S(   2,    6), S(  -1,    0), S(  -6,   -6)],
+    [S(  -1,   -6), S(  -1,    0), S(   2,    6), S(   4,   11), S(   6,   11), S(   2,    6), S(  -1,    0), S(  -5,   -6)],
+    [S(  -5,   -6), S(   1,    0), S(   1,    6), S(   1,    6), S(   3,    6), S(  -4,    6), S(  -4,    0), S(  -5,   -6)],
+    [S(  -5,   -6), S(  -1,    0), S(  -1,    0), S(   1,    0), S(  -3,    0), S(  -1,    0), S(  -1,    0), S(  -5,   -6)],
+    [S(  -5,   -6), S(  -5,   -6), S(   0,   -6), S(   0,   -6), S(  -5,   -6), S(  -5,   -6), S(  -5,   -6), S(  -5,   -6)],
 ]);
 
 /// King placement: sheltered in the middle game, central in the end game.
 #[rustfmt::skip]
 pub const PST_KING: [S; 64] = board([
-    [S( -73,  -24), S( -73,  -24), S( -73,  -24), S( -73,  -24), S( -73,  -24), S( -73,  -24), S( -73,  -24), S( -73,  -24)],
-    [S( -73,  -12), S( -73,    0), S( -73,    0), S( -73,    0), S( -73,    0), S( -73,    0), S( -73,    0), S( -73,  -12)],
-    [S( -61,  -12), S( -61,    0), S( -61,   13), S( -61,   12), S( -61,   12), S( -61,   12), S( -61,    0), S( -61,  -12)],
-    [S( -48,  -12), S( -48,    1), S( -48,   13), S( -48,   25), S( -48,   25), S( -48,   13), S( -48,    0), S( -48,  -12)],
-    [S( -36,  -12), S( -36,    1), S( -36,   13), S( -36,   24), S( -36,   25), S( -36,   13), S( -36,    0), S( -36,  -12)],
-    [S( -24,  -12), S( -24,    0), S( -24,   12), S( -24,   12), S( -24,   12), S( -24,   12), S( -23,    0), S( -24,  -13)],
-    [S(  13,  -11), S(  13,    1), S(  -5,    0), S( -11,    0), S( -12,    0), S(  -5,    0), S(  15,    0), S(  14,  -13)],
-    [S(  23,  -24), S(  38,  -24), S(  15,  -23), S(  -1,  -25), S(  -1,  -25), S(   9,  -26), S(  26,  -29), S(  16,  -29)],
+    [S( -68,  -23), S( -68,  -23), S( -68,  -23), S( -68,  -23), S( -68,  -23), S( -68,  -23), S( -68,  -23), S( -68,  -23)],
+    [S( -68,  -11), S( -68,    0), S( -68,    0), S( -68,    0), S( -68,    0), S( -68,    0), S( -68,    0), S( -68,  -11)],
+    [S( -57,  -11), S( -57,    0), S( -57,   11), S( -57,   11), S( -57,   11), S( -57,   11), S( -57,    0), S( -57,  -11)],
+    [S( -46,  -11), S( -46,    0), S( -46,   11), S( -46,   23), S( -46,   24), S( -46,   11), S( -46,    0), S( -46,  -11)],
+    [S( -34,  -11), S( -34,    0), S( -34,   11), S( -34,   22), S( -34,   22), S( -34,   11), S( -34,    0), S( -34,  -11)],
+    [S( -23,  -11), S( -23,    0), S( -23,   13), S( -23,   10), S( -23,   13), S( -23,   12), S( -23,    0), S( -23,  -10)],
+    [S(  11,  -11), S(  10,   -2), S(  -5,   -1), S( -11,   -2), S( -10,    2), S(  -5,    0), S(  13,    1), S(  11,  -10)],
+    [S(  23,  -23), S(  31,  -25), S(  13,  -22), S(   1,  -21), S(  -5,  -23), S(  12,  -24), S(  38,  -23), S(  18,  -25)],
 ]);
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_KNIGHT: [S; 9] = [
-    S( -73,  -73), S( -39,  -38), S( -26,  -23), S( -10,  -10), S(   2,    1), S(  12,   12), S(  20,   20), S(  25,   25),
-    S(  30,   30),
+    S( -68,  -68), S( -31,  -34), S( -20,  -22), S( -12,  -11), S(   2,    5), S(  10,    9), S(  19,   16), S(  24,   24),
+    S(  28,   29),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_BISHOP: [S; 14] = [
-    S( -90, -105), S( -57,  -63), S( -41,  -45), S( -30,  -31), S( -11,  -19), S(   0,   -6), S(   6,    4), S(  11,   10),
-    S(  15,   18), S(  21,   24), S(  26,   31), S(  32,   36), S(  36,   44), S(  42,   48),
+    S( -78,  -98), S( -48,  -58), S( -36,  -42), S( -23,  -28), S( -14,  -16), S(   1,   -8), S(   0,    3), S(   3,   10),
+    S(  12,   16), S(  19,   22), S(  24,   27), S(  30,   33), S(  34,   41), S(  40,   46),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_ROOK: [S; 15] = [
-    S( -64, -128), S( -42,  -81), S( -31,  -60), S( -26,  -46), S( -17,  -32), S( -12,  -19), S(  -6,  -10), S(   2,    1),
-    S(   7,   11), S(  11,   20), S(  14,   28), S(  16,   34), S(  19,   40), S(  22,   45), S(  26,   52),
+    S( -60, -121), S( -38,  -77), S( -22,  -57), S( -21,  -42), S( -22,  -29), S( -12,  -16), S(  -9,  -10), S(   2,    0),
+    S(   5,    9), S(   9,   17), S(  12,   26), S(  16,   33), S(  19,   39), S(  20,   42), S(  24,   51),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_QUEEN: [S; 28] = [
-    S( -65, -131), S( -47,  -94), S( -40,  -80), S( -35,  -68), S( -31,  -58), S( -27,  -50), S( -24,  -43), S( -20,  -36),
-    S( -15,  -28), S(  -9,  -22), S(  -7,  -16), S(  -1,  -10), S(  -1,   -4), S(   2,    1), S(   3,    6), S(   6,   10),
-    S(   8,   15), S(  10,   20), S(  12,   23), S(  13,   28), S(  16,   31), S(  18,   35), S(  19,   40), S(  22,   43),
-    S(  23,   47), S(  25,   51), S(  27,   54), S(  29,   58),
+    S( -61, -123), S( -44,  -89), S( -36,  -75), S( -28,  -64), S( -28,  -55), S( -24,  -47), S( -16,  -40), S( -20,  -33),
+    S( -11,  -26), S(  -7,  -20), S( -14,  -15), S(  -7,  -10), S(  -4,   -5), S(  -1,    0), S(   2,    5), S(   5,    9),
+    S(   7,   14), S(   9,   18), S(  11,   22), S(  13,   26), S(  15,   30), S(  17,   33), S(  18,   38), S(  20,   41),
+    S(  22,   44), S(  24,   48), S(  25,   51), S(  27,   55),
 ];
 
 /// Passed pawn by relative rank (index 0 and 7 unused).
 #[rustfmt::skip]
 pub const PASSED_RANK: [S; 8] = [
-    S(   0,    0), S(   5,   13), S(   6,   14), S(  12,   28), S(  35,   54), S(  63,   92), S(  97,  144), S(   0,    0),
+    S(   0,    0), S(   2,   10), S(   6,   13), S(  16,   34), S(  33,   52), S(  57,   85), S(  92,  137), S(   0,    0),
 ];
 
 /// Passed pawn whose path to promotion is empty, by relative rank.
 #[rustfmt::skip]
 pub const PASSED_FREE_PATH: [S; 8] = [
-    S(   0,    0), S(   0,    0), S(  -3,    3), S(   2,   10), S(  11,   23), S(  24,   47), S(  37,   72), S(   0,    0),
+    S(   0,    0), S(   0,   -1), S(  -1,    3), S(   4,   12), S(  11,   24), S(  24,   47), S(  34,   69), S(   0,    0),
 ];
 
 /// Passed pawn by own king's distance to its promotion square.
 #[rustfmt::skip]
 pub const PASSED_OWN_KING_DISTANCE: [S; 8] = [
-    S(   0,    0), S(   0,    1), S(   1,   -4), S(   1,   -9), S(   2,  -15), S(   2,  -23), S(  -2,  -37), S( -17,  -47),
+    S(   0,    0), S(   0,    0), S(   0,   -4), S(   0,   -9), S(   0,  -16), S(   2,  -19), S(  -1,  -32), S( -13,  -39),
 ];
 
 /// Passed pawn by the enemy king's distance to its promotion square.
 #[rustfmt::skip]
 pub const PASSED_ENEMY_KING_DISTANCE: [S; 8] = [
-    S(   1,  -37), S(  -2,  -14), S(  -1,   -2), S(  -4,    5), S(  -3,   12), S(  -2,   18), S(  -1,   24), S(   0,   30),
+    S(  -3,  -36), S(  -3,  -14), S(  -4,   -3), S(   6,    8), S(  -5,    9), S(  -1,   19), S(   1,   27), S(   0,   28),
 ];
 
 /// Passed pawn defended by an own pawn.
 #[rustfmt::skip]
 pub const PASSED_PROTECTED: [S; 1] = [
-    S(   7,   14),
+    S(  11,   15),
 ];
 
 /// Passed pawn with an own passed pawn on an adjacent file.
 #[rustfmt::skip]
 pub const PASSED_CONNECTED: [S; 1] = [
-    S(   6,   14),
+    S(   7,   15),
 ];
 
 /// Passed pawn whose next square holds an enemy piece.
 #[rustfmt::skip]
 pub const PASSED_BLOCKED: [S; 1] = [
-    S( -10,  -23),
+    S(  -6,  -21),
 ];
 
 /// Candidate passed pawn (no enemy pawn ahead on its file; its supporters outnumber the enemy pawns that can stop it), by relative rank.
 #[rustfmt::skip]
 pub const PASSED_CANDIDATE: [S; 8] = [
-    S(   0,    0), S(  -2,    5), S(   0,    8), S(  -1,   14), S(  13,   29), S(  24,   48), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(  -1,    8), S(   5,   11), S(  -2,   13), S(  10,   30), S(  23,   46), S(   0,    0), S(   0,    0),
 ];
 
 /// King-safety attack units (danger to the defending king) per enemy knight, bishop, rook, queen attacking the king zone.
 #[rustfmt::skip]
 pub const KING_SAFETY_ATTACKERS: [S; 4] = [
-    S(  24,   24), S(  27,   27), S(  31,   31), S(  41,   41),
+    S(  21,   21), S(  18,   18), S(  36,   36), S(  40,   40),
 ];
 
 /// King-safety attack units (danger to the defending king) per attack on a square next to the king.
 #[rustfmt::skip]
 pub const KING_SAFETY_INNER_RING: [S; 1] = [
-    S(  12,   12),
+    S(  10,   10),
 ];
 
 /// King-safety attack units (danger to the defending king) per attack on a square two steps from the king.
 #[rustfmt::skip]
 pub const KING_SAFETY_OUTER_RING: [S; 1] = [
-    S(   2,    2),
+    S(   3,    3),
 ];
 
 /// King-safety attack units (danger to the defending king) per safe checking square of an enemy knight, bishop, rook, queen.
 #[rustfmt::skip]
 pub const KING_SAFETY_SAFE_CHECKS: [S; 4] = [
-    S(  38,   38), S(  31,   31), S(  48,   48), S(  27,   27),
+    S(  39,   39), S(  28,   28), S(  49,   49), S(  28,   28),
 ];
 
 /// King-safety attack units (danger to the defending king) per file at or next to the king without a defending pawn.
 #[rustfmt::skip]
 pub const KING_SAFETY_OPEN_FILES: [S; 1] = [
-    S(  15,   15),
+    S(  13,   13),
 ];
 
 /// King-safety attack units (danger to the defending king) when the attacker has no queen.
 #[rustfmt::skip]
 pub const KING_SAFETY_NO_QUEEN: [S; 1] = [
-    S( -58,  -58),
+    S( -60,  -60),
 ];
 
 /// King-safety attack units (danger to the defending king) always added (the danger of no attack at all).
 #[rustfmt::skip]
 pub const KING_SAFETY_OFFSET: [S; 1] = [
-    S( -29,  -29),
+    S( -34,  -34),
 ];
 
 /// King-safety curve: penalty at 100 attack units (curve = scale * (units/100)^power).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_SCALE: [S; 1] = [
-    S( 117,   23),
+    S( 110,   25),
 ];
 
 /// King-safety curve exponent, in hundredths (200 = quadratic).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_POWER: [S; 1] = [
-    S( 195,  195),
+    S( 199,  199),
 ];
 
 /// Pawn shield: per file at or next to the king, by the relative rank of the nearest own pawn ahead (0 = none).
 #[rustfmt::skip]
 pub const KING_SHIELD: [S; 8] = [
-    S( -23,   14), S(   1,    0), S(   9,   -3), S(   8,   -7), S(   4,   -2), S(  -3,    2), S(  -6,    0), S(   0,    0),
+    S( -19,    8), S(  10,    1), S(   7,    3), S(   5,   -6), S(   0,   -4), S(  -5,   -1), S(  -6,    0), S(   0,    0),
 ];
 
 /// Pawn storm: per file at or next to the king, by the relative rank (from the defender's side) of the nearest enemy pawn (0 = none).
 #[rustfmt::skip]
 pub const KING_STORM: [S; 8] = [
-    S(   4,    2), S(   1,    2), S( -33,   -7), S( -23,    2), S( -11,    0), S(   7,    2), S(   5,   -3), S(   0,    0),
+    S(  -8,   -6), S(   0,    2), S( -26,    0), S( -12,    4), S(  -2,    9), S(   4,   -4), S(   1,   -7), S(   0,    0),
 ];
 
 /// Pawn with an own pawn ahead on its file.
 #[rustfmt::skip]
 pub const PAWNS_DOUBLED: [S; 1] = [
-    S( -14,  -26),
+    S( -10,  -28),
 ];
 
 /// Pawn with no own pawn on an adjacent file.
 #[rustfmt::skip]
 pub const PAWNS_ISOLATED: [S; 1] = [
-    S(  -8,   -9),
+    S(  -9,   -3),
 ];
 
 /// Pawn behind its neighbours whose advance square is attacked by an enemy pawn.
 #[rustfmt::skip]
 pub const PAWNS_BACKWARD: [S; 1] = [
-    S( -19,  -12),
+    S( -14,   -9),
 ];
 
 /// Two or more bishops.
 #[rustfmt::skip]
 pub const BISHOP_PAIR: [S; 1] = [
-    S(  42,   64),
+    S(  42,   60),
 ];
 
 /// Rook on a file without pawns.
 #[rustfmt::skip]
 pub const ROOK_OPEN_FILE: [S; 1] = [
-    S(  32,   14),
+    S(  27,   14),
 ];
 
 /// Rook on a file without own pawns but with enemy pawns.
 #[rustfmt::skip]
 pub const ROOK_SEMI_OPEN_FILE: [S; 1] = [
-    S(  14,   12),
+    S(  16,   15),
 ];
 
 /// Knight on relative ranks 4-6, defended by an own pawn, that no enemy pawn can attack.
 #[rustfmt::skip]
 pub const KNIGHT_OUTPOST: [S; 1] = [
-    S(  29,   16),
+    S(  26,   15),
 ];
 
 /// Bonus for the side to move.
 #[rustfmt::skip]
 pub const TEMPO: [S; 1] = [
-    S(  10,    1),
+    S(   3,    0),
 ];
 
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
