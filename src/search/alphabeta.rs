@@ -44,8 +44,11 @@ impl Searcher<'_> {
         let in_check = self.pos.in_check();
 
         // Step 3. Transposition table: a cutoff in non-PV nodes, a move to try first everywhere.
+        // A singular-extension search (a move excluded) must not use or overwrite this
+        // position's entry as if it had searched every move.
+        let excluded = self.excluded[ply];
         let key = self.pos.key();
-        let entry = self.tt.probe(key);
+        let entry = if excluded.is_null() { self.tt.probe(key) } else { None };
         let tt_move = entry.map_or(Move::NULL, |e| e.best_move);
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
@@ -72,7 +75,7 @@ impl Searcher<'_> {
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
         let p = self.params;
 
-        if !in_check && !pv_node {
+        if !in_check && !pv_node && excluded.is_null() {
             // Step 5. Reverse futility pruning: far above beta at low depth, assume a cutoff.
             let margin = p.rfp_margin * (depth - improving as i32);
             if depth <= p.rfp_max_depth && eval - margin >= beta && eval < MATE_BOUND {
@@ -103,7 +106,7 @@ impl Searcher<'_> {
 
         // Step 7. Internal iterative reduction: without a hash move this node is probably less
         // important than the table thought; search it shallower.
-        if depth >= 4 && tt_move.is_null() {
+        if depth >= 4 && tt_move.is_null() && excluded.is_null() {
             depth -= 1;
         }
 
@@ -119,7 +122,7 @@ impl Searcher<'_> {
         let mut captures_tried: Vec<Move> = Vec::with_capacity(16);
         let original_alpha = alpha;
         while let Some(m) = picker.next(&self.pos, self.history) {
-            if root && self.excluded_root_moves.contains(&m) {
+            if m == excluded || (root && self.excluded_root_moves.contains(&m)) {
                 continue;
             }
             let quiet = !is_noisy(&self.pos, m);
@@ -148,8 +151,39 @@ impl Searcher<'_> {
                 }
             }
 
-            // Step 10. Check extension.
-            let extension = gives_check as i32;
+            // Step 10. Extensions. Singular: when the hash move scored well at nearly this depth
+            // and no other move comes close in a reduced search without it, it is the only good
+            // move here: search it deeper. If another move also beats beta, cut off (multi-cut);
+            // if the hash move alone was expected to fail high, search it shallower instead.
+            let mut extension = 0;
+            if let Some(e) = entry.filter(|e| {
+                !root
+                    && m == tt_move
+                    && depth >= p.singular_min_depth
+                    && e.depth >= depth - 3
+                    && e.bound != Bound::Upper
+                    && score_from_tt(e.score, ply).abs() < MATE_BOUND
+            }) {
+                let tt_score = score_from_tt(e.score, ply);
+                let singular_beta = tt_score - p.singular_margin * depth / 8;
+                self.excluded[ply] = m;
+                let score = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply);
+                self.excluded[ply] = Move::NULL;
+                self.pv_len[ply] = 0;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    extension = -1;
+                }
+            }
+            if extension == 0 {
+                extension = gives_check as i32;
+            }
             let new_depth = depth - 1 + extension;
 
             let history_score = if quiet { self.history.quiet_score(&self.pos, m, conts) } else { 0 };
@@ -215,6 +249,9 @@ impl Searcher<'_> {
 
         // Step 13. No legal move: checkmate or stalemate.
         if moves_searched == 0 {
+            if !excluded.is_null() {
+                return alpha; // the excluded move was the only one: it is singular
+            }
             if root && !self.excluded_root_moves.is_empty() {
                 return -INFINITY; // MultiPV ran out of distinct root moves
             }
@@ -228,7 +265,7 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        if self.excluded_root_moves.is_empty() || !root {
+        if excluded.is_null() && (self.excluded_root_moves.is_empty() || !root) {
             self.tt.store(key, best_move, score_to_tt(best_score, ply), eval, depth, bound);
         }
         best_score

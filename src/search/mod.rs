@@ -91,6 +91,8 @@ pub struct Searcher<'a> {
     eval_stack: [i32; MAX_PLY + 1],
     /// moved[ply + 2]: the piece-to index of the move made at `ply` (for continuation history).
     moved: [history::PieceTo; MAX_PLY + 3],
+    /// excluded[ply]: the move a singular-extension search at `ply` leaves out (null: none).
+    excluded: [Move; MAX_PLY + 1],
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     /// Root moves already reported under an earlier MultiPV index in this iteration.
@@ -125,6 +127,7 @@ impl<'a> Searcher<'a> {
             history,
             eval_stack: [0; MAX_PLY + 1],
             moved: [history::NO_PIECE_TO; MAX_PLY + 3],
+            excluded: [Move::NULL; MAX_PLY + 1],
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             excluded_root_moves: Vec::new(),

@@ -24,6 +24,8 @@ pub struct SearchParams {
     pub see_capture_margin: i32,
     pub qsearch_delta: i32,
     pub time_panic_percent: i32,
+    pub singular_min_depth: i32,
+    pub singular_margin: i32,
     /// lmr[depth][moves], precomputed from lmr.base and lmr.divisor.
     pub lmr: Vec<[i32; 64]>,
 }
@@ -73,6 +75,8 @@ impl SearchParams {
             see_capture_margin: get("see.capture_margin"),
             qsearch_delta: get("qsearch.delta"),
             time_panic_percent: get("time.panic_percent"),
+            singular_min_depth: get("singular.min_depth"),
+            singular_margin: get("singular.margin"),
             lmr,
         })
     }
