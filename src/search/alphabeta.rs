@@ -188,6 +188,7 @@ impl Searcher<'_> {
 
             let history_score = if quiet { self.history.quiet_score(&self.pos, m, conts) } else { 0 };
             self.moved[ply + 2] = piece_to(&self.pos, m);
+            let nodes_before = self.nodes;
             self.pos.make_move(m);
             moves_searched += 1;
             if quiet {
@@ -219,6 +220,9 @@ impl Searcher<'_> {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1);
             }
             self.pos.unmake_move(m);
+            if root {
+                self.root_nodes[m.from().index()][m.to().index()] += self.nodes - nodes_before;
+            }
             if self.stopped {
                 return 0;
             }

@@ -93,6 +93,8 @@ pub struct Searcher<'a> {
     moved: [history::PieceTo; MAX_PLY + 3],
     /// excluded[ply]: the move a singular-extension search at `ply` leaves out (null: none).
     excluded: [Move; MAX_PLY + 1],
+    /// root_nodes[from][to]: nodes spent below each root move in this search (time management).
+    root_nodes: Box<[[u64; 64]; 64]>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     /// Root moves already reported under an earlier MultiPV index in this iteration.
@@ -128,6 +130,7 @@ impl<'a> Searcher<'a> {
             eval_stack: [0; MAX_PLY + 1],
             moved: [history::NO_PIECE_TO; MAX_PLY + 3],
             excluded: [Move::NULL; MAX_PLY + 1],
+            root_nodes: Box::new([[0; 64]; 64]),
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             excluded_root_moves: Vec::new(),
@@ -147,6 +150,7 @@ impl<'a> Searcher<'a> {
         let multipv = multipv.clamp(1, legal.len());
         let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
         let mut previous_score = 0;
+        let mut stable_iterations = 0;
         for depth in 1..=max_depth {
             self.excluded_root_moves.clear();
             let mut iteration_best: Option<(i32, Vec<Move>)> = None;
@@ -168,6 +172,8 @@ impl<'a> Searcher<'a> {
             }
             let Some((score, pv)) = iteration_best else { break };
             self.completed_depth = depth;
+            let best_changed = pv.first() != Some(&result.best_move) || result.depth == 0;
+            stable_iterations = if best_changed { 0 } else { stable_iterations + 1 };
             if let Some(&best) = pv.first() {
                 result = SearchResult {
                     best_move: best,
@@ -189,11 +195,18 @@ impl<'a> Searcher<'a> {
                     break;
                 }
             }
-            // Do not start an iteration that cannot finish; allow more time after a score drop.
+            // Do not start an iteration that cannot finish. The budget grows after a score drop,
+            // while the best move keeps changing, and when its subtree holds few of the nodes
+            // (other moves came close); it shrinks when one move clearly dominates.
             let dropped = score <= previous_score - 33 && depth > 4;
-            let stretch = if dropped { self.params.time_panic_percent as u32 } else { 100 };
+            let panic = if dropped { self.params.time_panic_percent as u64 } else { 100 };
+            let stability = [160, 125, 105, 90, 80][stable_iterations.min(4)];
+            let best_nodes = self.root_nodes[result.best_move.from().index()][result.best_move.to().index()];
+            let fraction = best_nodes * 100 / self.nodes.max(1); // percent
+            let subtree = (150 - fraction.min(100)) * 135 / 100; // 68..=202
+            let stretch = if depth > 4 { panic * stability / 100 * subtree / 100 } else { panic };
             previous_score = score;
-            if !self.shared.pondering.load(Ordering::Relaxed) && !self.timer.may_start_iteration(stretch) {
+            if !self.shared.pondering.load(Ordering::Relaxed) && !self.timer.may_start_iteration(stretch as u32) {
                 break;
             }
         }
