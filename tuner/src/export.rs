@@ -36,9 +36,18 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     };
     let params_path = args.root.join(&params_rel);
     let set = ParamSet::load(&params_path)?;
-    if !set.terms.is_empty() && !ParamSet::baked().terms.is_empty() {
-        // A file for this engine must have the terms the evaluation code reads.
-        set.check_layout(&ParamSet::baked(), &params_path.display().to_string())?;
+    let baked = ParamSet::baked();
+    if !set.terms.is_empty() && !baked.terms.is_empty() {
+        // A file for this engine must have the terms the evaluation code reads, as it reads them.
+        // Terms the build does not know yet are how the evaluation grows: exporting them gives
+        // them index constants for the code that will read them.
+        let (known, new): (Vec<_>, Vec<_>) =
+            set.terms.iter().cloned().partition(|t| baked.term(&t.name).is_some());
+        ParamSet { terms: known }.check_layout(&baked, &params_path.display().to_string())?;
+        if !new.is_empty() && !args.no_build {
+            let names: Vec<&str> = new.iter().map(|t| t.name.as_str()).collect();
+            println!("new terms (not read by the evaluation yet): {}", names.join(", "));
+        }
     }
     write(&args.root.join(&args.toml), &set.to_toml())?;
     println!("wrote {} ({} terms, {} values)", args.toml.display(), set.terms.len(), set.value_count());
