@@ -43,15 +43,22 @@ pub mod idx {
     pub const ROOK_OPEN_FILE: usize = 533;
     pub const ROOK_SEMI_OPEN_FILE: usize = 534;
     pub const KNIGHT_OUTPOST: usize = 535;
-    pub const TEMPO: usize = 536;
+    pub const THREAT_BY_PAWN: usize = 536;
+    pub const THREAT_BY_MINOR: usize = 541;
+    pub const THREAT_BY_ROOK: usize = 546;
+    pub const THREAT_HANGING: usize = 551;
+    pub const THREAT_PAWN_PUSH: usize = 552;
+    pub const ROOK_SEVENTH: usize = 553;
+    pub const QUEEN_SEVENTH: usize = 554;
+    pub const TEMPO: usize = 555;
     /// Number of elements in all.
-    pub const COUNT: usize = 537;
+    pub const COUNT: usize = 556;
 }
 
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
 #[rustfmt::skip]
 pub const MATERIAL: [S; 5] = [
-    S(  91,  125), S( 374,  348), S( 384,  369), S( 539,  619), S(1082, 1116),
+    S(  92,  126), S( 376,  350), S( 386,  371), S( 542,  623), S(1089, 1123),
 ];
 
 /// Pawn placement on top of material; ranks 1 and 8 are unused.
@@ -142,21 +149,21 @@ pub const MOBILITY_KNIGHT: [S; 9] = [
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_BISHOP: [S; 14] = [
-    S( -78,  -98), S( -48,  -58), S( -36,  -42), S( -23,  -28), S( -14,  -16), S(   1,   -8), S(   0,    3), S(   3,   10),
+    S( -79,  -99), S( -48,  -58), S( -36,  -42), S( -23,  -28), S( -14,  -16), S(   1,   -8), S(   0,    3), S(   3,   10),
     S(  12,   16), S(  19,   22), S(  24,   27), S(  30,   33), S(  34,   41), S(  40,   46),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_ROOK: [S; 15] = [
-    S( -60, -121), S( -38,  -77), S( -22,  -57), S( -21,  -42), S( -22,  -29), S( -12,  -16), S(  -9,  -10), S(   2,    0),
+    S( -60, -122), S( -38,  -77), S( -22,  -57), S( -21,  -42), S( -22,  -29), S( -12,  -16), S(  -9,  -10), S(   2,    0),
     S(   5,    9), S(   9,   17), S(  12,   26), S(  16,   33), S(  19,   39), S(  20,   42), S(  24,   51),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_QUEEN: [S; 28] = [
-    S( -61, -123), S( -44,  -89), S( -36,  -75), S( -28,  -64), S( -28,  -55), S( -24,  -47), S( -16,  -40), S( -20,  -33),
+    S( -61, -124), S( -44,  -90), S( -36,  -75), S( -28,  -64), S( -28,  -55), S( -24,  -47), S( -16,  -40), S( -20,  -33),
     S( -11,  -26), S(  -7,  -20), S( -14,  -15), S(  -7,  -10), S(  -4,   -5), S(  -1,    0), S(   2,    5), S(   5,    9),
     S(   7,   14), S(   9,   18), S(  11,   22), S(  13,   26), S(  15,   30), S(  17,   33), S(  18,   38), S(  20,   41),
     S(  22,   44), S(  24,   48), S(  25,   51), S(  27,   55),
@@ -165,7 +172,7 @@ pub const MOBILITY_QUEEN: [S; 28] = [
 /// Passed pawn by relative rank (index 0 and 7 unused).
 #[rustfmt::skip]
 pub const PASSED_RANK: [S; 8] = [
-    S(   0,    0), S(   2,   10), S(   6,   13), S(  16,   34), S(  33,   52), S(  57,   85), S(  92,  137), S(   0,    0),
+    S(   0,    0), S(   2,   10), S(   6,   13), S(  16,   34), S(  33,   52), S(  57,   86), S(  93,  138), S(   0,    0),
 ];
 
 /// Passed pawn whose path to promotion is empty, by relative rank.
@@ -255,7 +262,7 @@ pub const KING_SAFETY_OFFSET: [S; 1] = [
 /// King-safety curve: penalty at 100 attack units (curve = scale * (units/100)^power).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_SCALE: [S; 1] = [
-    S( 110,   25),
+    S( 111,   25),
 ];
 
 /// King-safety curve exponent, in hundredths (200 = quadratic).
@@ -318,6 +325,48 @@ pub const KNIGHT_OUTPOST: [S; 1] = [
     S(  26,   15),
 ];
 
+/// Enemy pieces attacked by our pawns, by victim (pawn, knight, bishop, rook, queen; the pawn entry is unused).
+#[rustfmt::skip]
+pub const THREAT_BY_PAWN: [S; 5] = [
+    S(   0,    0), S(  48,    0), S(  54,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Enemy pieces attacked by our knights or bishops, by victim (pawn, knight, bishop, rook, queen).
+#[rustfmt::skip]
+pub const THREAT_BY_MINOR: [S; 5] = [
+    S(  -2,   30), S(   7,   33), S(   7,   69), S(  42,   19), S(  53,    0),
+];
+
+/// Enemy pieces attacked by our rooks, by victim (pawn, knight, bishop, rook, queen).
+#[rustfmt::skip]
+pub const THREAT_BY_ROOK: [S; 5] = [
+    S(   0,   25), S(  20,   29), S(   3,   33), S(   0,    0), S(   0,    0),
+];
+
+/// Enemy pieces other than the king that we attack and they do not defend at all.
+#[rustfmt::skip]
+pub const THREAT_HANGING: [S; 1] = [
+    S(   8,   41),
+];
+
+/// Enemy pieces (not pawns) that one of our pawns would attack after a safe one-step push.
+#[rustfmt::skip]
+pub const THREAT_PAWN_PUSH: [S; 1] = [
+    S(  15,   16),
+];
+
+/// Rook on the relative seventh rank while enemy pawns are on it or the enemy king is on the eighth.
+#[rustfmt::skip]
+pub const ROOK_SEVENTH: [S; 1] = [
+    S(  18,  -22),
+];
+
+/// Queen on the relative seventh rank while enemy pawns are on it or the enemy king is on the eighth.
+#[rustfmt::skip]
+pub const QUEEN_SEVENTH: [S; 1] = [
+    S( -44,    0),
+];
+
 /// Bonus for the side to move.
 #[rustfmt::skip]
 pub const TEMPO: [S; 1] = [
@@ -366,6 +415,13 @@ pub fn param_set() -> ParamSet {
             term("rook.open_file", "Rook on a file without pawns.", Shape::Scalar, true, true, -300, 300, &ROOK_OPEN_FILE),
             term("rook.semi_open_file", "Rook on a file without own pawns but with enemy pawns.", Shape::Scalar, true, true, -300, 300, &ROOK_SEMI_OPEN_FILE),
             term("knight.outpost", "Knight on relative ranks 4-6, defended by an own pawn, that no enemy pawn can attack.", Shape::Scalar, true, true, -300, 300, &KNIGHT_OUTPOST),
+            term("threat.by_pawn", "Enemy pieces attacked by our pawns, by victim (pawn, knight, bishop, rook, queen; the pawn entry is unused).", Shape::Piece, true, true, -300, 300, &THREAT_BY_PAWN),
+            term("threat.by_minor", "Enemy pieces attacked by our knights or bishops, by victim (pawn, knight, bishop, rook, queen).", Shape::Piece, true, true, -300, 300, &THREAT_BY_MINOR),
+            term("threat.by_rook", "Enemy pieces attacked by our rooks, by victim (pawn, knight, bishop, rook, queen).", Shape::Piece, true, true, -300, 300, &THREAT_BY_ROOK),
+            term("threat.hanging", "Enemy pieces other than the king that we attack and they do not defend at all.", Shape::Scalar, true, true, -300, 300, &THREAT_HANGING),
+            term("threat.pawn_push", "Enemy pieces (not pawns) that one of our pawns would attack after a safe one-step push.", Shape::Scalar, true, true, -300, 300, &THREAT_PAWN_PUSH),
+            term("rook.seventh", "Rook on the relative seventh rank while enemy pawns are on it or the enemy king is on the eighth.", Shape::Scalar, true, true, -300, 300, &ROOK_SEVENTH),
+            term("queen.seventh", "Queen on the relative seventh rank while enemy pawns are on it or the enemy king is on the eighth.", Shape::Scalar, true, true, -300, 300, &QUEEN_SEVENTH),
             term("tempo", "Bonus for the side to move.", Shape::Scalar, true, true, 0, 100, &TEMPO),
         ],
     }

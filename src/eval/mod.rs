@@ -64,6 +64,9 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, acc: &mut A) -> EvalContext
     for defender in Color::ALL {
         terms::king::king_danger(pos, defender, &info, acc);
     }
+    for color in Color::ALL {
+        terms::threats::threats(pos, color, &info, acc);
+    }
     acc.add(pos.side_to_move(), baked::idx::TEMPO, 1);
     context
 }

@@ -4,6 +4,7 @@
 pub mod king;
 pub mod pawns;
 pub mod pieces;
+pub mod threats;
 
 use crate::board::Position;
 use crate::types::{Bitboard, Color, PieceType};

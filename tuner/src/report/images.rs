@@ -803,11 +803,13 @@ mod tests {
         let mut baseline = params.clone();
         baseline.terms.iter_mut().for_each(|t| t.mg.iter_mut().for_each(|v| *v += 4));
         let images = curves(&params, Some(&baseline), &dir).unwrap();
-        let lists = params.terms.iter().filter(|t| t.shape == Shape::List).count();
+        let count = |shape| params.terms.iter().filter(|t| t.shape == shape).count();
+        let (lists, pieces) = (count(Shape::List), count(Shape::Piece));
         for expected in ["mobility-knight.png", "king-safety-curve.png", "material.png", "scalars.png"] {
             assert!(images.iter().any(|i| i.file == expected), "no {expected}");
         }
-        assert_eq!(images.len(), lists + 3);
+        // A line chart per list, a bar chart per piece-shaped term, the king curve, the scalars.
+        assert_eq!(images.len(), lists + pieces + 2);
         for img in &images {
             let (w, h) = png_size(&dir.join(&img.file));
             assert!(w >= 600 && h >= 300, "{}: {w}x{h}", img.file);

@@ -1,0 +1,109 @@
+//! Threats: enemy pieces attacked by our pawns, minor pieces and rooks (by victim), enemy pieces
+//! attacked and not defended (hanging), pawn pushes that would attack a piece, and heavy pieces
+//! on the seventh rank. Read after every piece's attacks are recorded in [`AttackInfo`].
+
+use crate::board::Position;
+use crate::eval::accumulate::Accumulator;
+use crate::eval::baked::idx;
+use crate::eval::masks::pawn_attacks_all;
+use crate::types::{Bitboard, Color, PieceType};
+
+use super::AttackInfo;
+
+/// Adds `color`'s threats against the other side.
+pub fn threats<A: Accumulator>(pos: &Position, color: Color, info: &AttackInfo, acc: &mut A) {
+    let them = !color;
+    let (us_i, them_i) = (color.index(), them.index());
+    let attacks = &info.by_type[us_i];
+    let enemies = pos.pieces_of(them) & !pos.pieces(them, PieceType::King);
+    let enemy_pawns = pos.pieces(them, PieceType::Pawn);
+
+    let by_minor = attacks[PieceType::Knight.index()] | attacks[PieceType::Bishop.index()];
+    for victim in PieceType::ALL.into_iter().filter(|&pt| pt != PieceType::King) {
+        let targets = pos.pieces(them, victim);
+        if targets.is_empty() {
+            continue;
+        }
+        let add = |acc: &mut A, start: usize, attacked: Bitboard| {
+            let n = (targets & attacked).count() as i32;
+            if n > 0 {
+                acc.add(color, start + victim.index(), n);
+            }
+        };
+        if victim != PieceType::Pawn {
+            add(acc, idx::THREAT_BY_PAWN, attacks[PieceType::Pawn.index()]);
+        }
+        add(acc, idx::THREAT_BY_MINOR, by_minor);
+        add(acc, idx::THREAT_BY_ROOK, attacks[PieceType::Rook.index()]);
+    }
+
+    // Hanging: attacked and not defended at all (pawns only when no other defence applies).
+    let hanging = (enemies & info.all[us_i] & !info.all[them_i]).count() as i32;
+    if hanging > 0 {
+        acc.add(color, idx::THREAT_HANGING, hanging);
+    }
+
+    // Safe pawn pushes (one step, to a square no enemy pawn attacks and that is defended or not
+    // attacked) after which the pawn would attack an enemy piece.
+    let empty = !pos.occupied();
+    let pushes = pos.pieces(color, PieceType::Pawn).forward(color) & empty;
+    let safe = pushes
+        & !info.by_type[them_i][PieceType::Pawn.index()]
+        & (info.all[us_i] | !info.all[them_i]);
+    let threatened = (pawn_attacks_all(color, safe) & (enemies & !enemy_pawns)).count() as i32;
+    if threatened > 0 {
+        acc.add(color, idx::THREAT_PAWN_PUSH, threatened);
+    }
+
+    // Rooks and queens on the seventh rank, when the enemy king is on its back rank or enemy
+    // pawns are still on their starting rank.
+    let seventh = Bitboard::relative_rank(color, 6);
+    let eighth = Bitboard::relative_rank(color, 7);
+    if (enemy_pawns & seventh).any() || (pos.pieces(them, PieceType::King) & eighth).any() {
+        let rooks = (pos.pieces(color, PieceType::Rook) & seventh).count() as i32;
+        if rooks > 0 {
+            acc.add(color, idx::ROOK_SEVENTH, rooks);
+        }
+        let queens = (pos.pieces(color, PieceType::Queen) & seventh).count() as i32;
+        if queens > 0 {
+            acc.add(color, idx::QUEEN_SEVENTH, queens);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::Position;
+    use crate::eval::baked::idx;
+    use crate::eval::trace;
+
+    fn coefficient(fen: &str, element: usize) -> i16 {
+        let t = trace(&Position::from_fen(fen).unwrap());
+        t.linear.iter().find(|&&(i, _)| i as usize == element).map_or(0, |&(_, c)| c)
+    }
+
+    #[test]
+    fn a_pawn_attacking_an_undefended_knight_is_a_threat_and_hanging() {
+        let fen = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(coefficient(fen, idx::THREAT_BY_PAWN + 1), 1);
+        assert_eq!(coefficient(fen, idx::THREAT_HANGING), 1);
+        // The same position with colours swapped counts for Black.
+        let swapped = "4k3/8/8/4p3/3N4/8/8/4K3 b - - 0 1";
+        assert_eq!(coefficient(swapped, idx::THREAT_BY_PAWN + 1), -1);
+        // Defended, the knight is threatened but not hanging.
+        let defended = "4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(coefficient(defended, idx::THREAT_HANGING), 0);
+    }
+
+    #[test]
+    fn a_safe_push_that_forks_counts_and_the_seventh_rank_needs_a_target() {
+        // e4-e5 would attack the knights on d6 and f6.
+        let fork = "4k3/8/3n1n2/8/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(coefficient(fork, idx::THREAT_PAWN_PUSH), 2);
+        // (With pawns: rook against bare king is a known endgame, scored without the terms.)
+        let rook_on_seventh = "4k3/R7/8/7p/8/8/P7/4K3 w - - 0 1";
+        assert_eq!(coefficient(rook_on_seventh, idx::ROOK_SEVENTH), 1);
+        let king_off_the_back_rank = "8/R7/4k3/7p/8/8/P7/4K3 w - - 0 1";
+        assert_eq!(coefficient(king_off_the_back_rank, idx::ROOK_SEVENTH), 0);
+    }
+}
