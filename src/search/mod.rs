@@ -82,6 +82,8 @@ pub struct Searcher<'a> {
     limits: Limits,
     timer: TimeManager,
     is_main: bool,
+    /// 0 for the main thread, 1.. for helpers (which depths a helper skips).
+    thread_index: usize,
     stopped: bool,
     /// The deepest iteration finished (0: none yet).
     completed_depth: i32,
@@ -122,6 +124,7 @@ impl<'a> Searcher<'a> {
             limits,
             timer,
             is_main,
+            thread_index: 0,
             stopped: false,
             completed_depth: 0,
             nodes: 0,
@@ -152,6 +155,9 @@ impl<'a> Searcher<'a> {
         let mut previous_score = 0;
         let mut stable_iterations = 0;
         for depth in 1..=max_depth {
+            if self.skips(depth) {
+                continue;
+            }
             self.excluded_root_moves.clear();
             let mut iteration_best: Option<(i32, Vec<Move>)> = None;
             for index in 0..multipv {
@@ -249,6 +255,19 @@ impl<'a> Searcher<'a> {
             }
             delta += delta / 2;
         }
+    }
+
+    /// Helpers skip some depths, each in its own pattern, so that they run ahead of the main
+    /// thread and of each other instead of searching the same nodes in step (Stockfish's former
+    /// lazy-SMP schedule: helper i skips depths in runs of SKIP_SIZE[i], shifted by SKIP_PHASE[i]).
+    fn skips(&self, depth: i32) -> bool {
+        const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+        const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+        if self.thread_index == 0 || depth <= 1 {
+            return false;
+        }
+        let i = (self.thread_index - 1) % SKIP_SIZE.len();
+        ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
     }
 
     fn root_pv(&self) -> Vec<Move> {
@@ -370,8 +389,7 @@ pub fn run(
             scope.spawn(move || {
                 let timer = TimeManager::new(&Limits::default(), side, 0);
                 let mut s = Searcher::new(pos, weights, params, shared, history, helper_limits, timer, false);
-                // Helpers start at different depths so that they do not all search the same nodes.
-                let _ = i;
+                s.thread_index = i + 1;
                 s.iterate(1, &mut |_| {})
             });
         }
