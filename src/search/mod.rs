@@ -212,7 +212,9 @@ impl<'a> Searcher<'a> {
             let subtree = (150 - fraction.min(100)) * 135 / 100; // 68..=202
             let stretch = if depth > 4 { panic * stability / 100 * subtree / 100 } else { panic };
             previous_score = score;
-            if !self.shared.pondering.load(Ordering::Relaxed) && !self.timer.may_start_iteration(stretch as u32) {
+            if !self.shared.pondering.load(Ordering::Relaxed)
+                && !self.timer.may_start_iteration(stretch as u32)
+            {
                 break;
             }
         }

@@ -47,9 +47,7 @@ pub fn threats<A: Accumulator>(pos: &Position, color: Color, info: &AttackInfo, 
     // attacked) after which the pawn would attack an enemy piece.
     let empty = !pos.occupied();
     let pushes = pos.pieces(color, PieceType::Pawn).forward(color) & empty;
-    let safe = pushes
-        & !info.by_type[them_i][PieceType::Pawn.index()]
-        & (info.all[us_i] | !info.all[them_i]);
+    let safe = pushes & !info.by_type[them_i][PieceType::Pawn.index()] & (info.all[us_i] | !info.all[them_i]);
     let threatened = (pawn_attacks_all(color, safe) & (enemies & !enemy_pawns)).count() as i32;
     if threatened > 0 {
         acc.add(color, idx::THREAT_PAWN_PUSH, threatened);
