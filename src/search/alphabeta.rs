@@ -66,14 +66,11 @@ impl Searcher<'_> {
         }
 
         // Step 4. Static evaluation (from the table when there is one).
-        // The table keeps the raw evaluation; the search uses it corrected by what earlier searches
-        // of the same pawn structure found.
-        let raw_eval = if in_check {
+        let eval = if in_check {
             -INFINITY
         } else {
             entry.map_or_else(|| evaluate(&self.pos, self.weights), |e| e.eval)
         };
-        let eval = if in_check { -INFINITY } else { self.corrected(raw_eval) };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
         let p = self.params;
@@ -273,17 +270,7 @@ impl Searcher<'_> {
             Bound::Upper
         };
         if excluded.is_null() && (self.excluded_root_moves.is_empty() || !root) {
-            self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound);
-            // Teach the correction history when the result says which way the evaluation erred.
-            let best_is_quiet = best_move.is_null() || !is_noisy(&self.pos, best_move);
-            if !in_check
-                && best_is_quiet
-                && best_score.abs() < MATE_BOUND
-                && !(bound == Bound::Lower && best_score <= eval)
-                && !(bound == Bound::Upper && best_score >= eval)
-            {
-                self.history.update_correction(&self.pos, depth, best_score - eval);
-            }
+            self.tt.store(key, best_move, score_to_tt(best_score, ply), eval, depth, bound);
         }
         best_score
     }
@@ -318,16 +305,15 @@ impl Searcher<'_> {
             }
         }
 
-        let raw_eval = if in_check {
+        let stand_pat = if in_check {
             -INFINITY
         } else {
             entry.map_or_else(|| evaluate(&self.pos, self.weights), |e| e.eval)
         };
-        let stand_pat = if in_check { -INFINITY } else { self.corrected(raw_eval) };
         if stand_pat >= beta {
             if entry.is_none() {
                 // Keep the evaluation: the next visit skips it.
-                self.tt.store(key, Move::NULL, score_to_tt(stand_pat, ply), raw_eval, 0, Bound::Lower);
+                self.tt.store(key, Move::NULL, score_to_tt(stand_pat, ply), stand_pat, 0, Bound::Lower);
             }
             return stand_pat;
         }
@@ -404,14 +390,8 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
+        self.tt.store(key, best_move, score_to_tt(best, ply), stand_pat, 0, bound);
         best
-    }
-
-    /// The static evaluation corrected by the pawn-structure correction history, kept clear of
-    /// mate scores.
-    fn corrected(&self, raw_eval: i32) -> i32 {
-        (raw_eval + self.history.correction(&self.pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {

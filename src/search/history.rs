@@ -1,7 +1,6 @@
 //! Move-ordering memory: killer moves per ply, counter-moves, butterfly history, continuation
 //! history (a quiet move's success after the moves one and two plies before it) and capture
-//! history (a capture's success by moving piece, square and victim), and the static-evaluation
-//! correction by pawn structure.
+//! history (a capture's success by moving piece, square and victim).
 
 use crate::board::Position;
 use crate::types::{Move, MoveKind, PieceType};
@@ -17,16 +16,7 @@ pub type PieceTo = usize;
 /// No previous move (the root, or a null move): a row of the table that always reads 0.
 pub const NO_PIECE_TO: PieceTo = 12 * 64;
 
-/// Correction history: entries per side, indexed by the pawn key.
-const CORRECTION_SIZE: usize = 16_384;
-/// Corrections are kept in 1/256 cp for smooth averaging, and limited to ±CORRECTION_MAX_CP.
-const CORRECTION_GRAIN: i32 = 256;
-const CORRECTION_MAX_CP: i32 = 96;
-
 pub struct History {
-    /// correction[side][pawn key % size]: how far searches found this pawn structure's static
-    /// evaluation off, as a running average (1/256 cp).
-    correction: Vec<[i32; CORRECTION_SIZE]>,
     /// butterfly[side][from][to]
     butterfly: Vec<[[i32; 64]; 64]>,
     /// continuation[previous piece-to][piece-to]; shared by the 1- and 2-ply-back tables.
@@ -41,7 +31,6 @@ pub struct History {
 impl Default for History {
     fn default() -> History {
         History {
-            correction: vec![[0; CORRECTION_SIZE]; 2],
             butterfly: vec![[[0; 64]; 64]; 2],
             continuation: vec![[0; 12 * 64]; 12 * 64 + 1],
             capture: vec![[0; 6]; 12 * 64],
@@ -85,23 +74,6 @@ impl History {
             return 0;
         }
         self.capture[pt][victim(pos, m)]
-    }
-
-    /// The correction (cp) to add to the static evaluation of `pos`.
-    pub fn correction(&self, pos: &Position) -> i32 {
-        let slot = (pos.pawn_key() % CORRECTION_SIZE as u64) as usize;
-        self.correction[pos.side_to_move().index()][slot] / CORRECTION_GRAIN
-    }
-
-    /// A search of `depth` found `pos` worth `error` cp more than its corrected static
-    /// evaluation: move the correction towards it, faster for deeper searches.
-    pub fn update_correction(&mut self, pos: &Position, depth: i32, error: i32) {
-        let slot = (pos.pawn_key() % CORRECTION_SIZE as u64) as usize;
-        let entry = &mut self.correction[pos.side_to_move().index()][slot];
-        let weight = (depth + 1).min(16);
-        let target = *entry + error.clamp(-CORRECTION_MAX_CP, CORRECTION_MAX_CP) * CORRECTION_GRAIN;
-        let limit = CORRECTION_MAX_CP * CORRECTION_GRAIN;
-        *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
     }
 
     /// Moves the score towards ±HISTORY_MAX by `bonus`, less as it gets closer (gravity).
