@@ -384,25 +384,62 @@ pub fn run(
     let side = pos.side_to_move();
     let (main_history, helpers) = histories.split_first_mut().expect("at least one thread");
     std::thread::scope(|scope| {
-        for (i, history) in helpers.iter_mut().enumerate() {
-            let mut helper_limits = limits.clone();
-            helper_limits.nodes = None;
-            let pos = pos.clone();
-            scope.spawn(move || {
-                let timer = TimeManager::new(&Limits::default(), side, 0);
-                let mut s = Searcher::new(pos, weights, params, shared, history, helper_limits, timer, false);
-                s.thread_index = i + 1;
-                s.iterate(1, &mut |_| {})
-            });
-        }
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .enumerate()
+            .map(|(i, history)| {
+                let mut helper_limits = limits.clone();
+                helper_limits.nodes = None;
+                let pos = pos.clone();
+                scope.spawn(move || {
+                    let timer = TimeManager::new(&Limits::default(), side, 0);
+                    let mut s =
+                        Searcher::new(pos, weights, params, shared, history, helper_limits, timer, false);
+                    s.thread_index = i + 1;
+                    s.iterate(1, &mut |_| {})
+                })
+            })
+            .collect();
         let timer = TimeManager::new(limits, side, overhead_ms);
         let mut main =
             Searcher::new(pos.clone(), weights, params, shared, main_history, limits.clone(), timer, true);
         let result = main.iterate(multipv, report);
         // The main thread is done: stop the helpers (they never stop on their own).
         shared.stop.store(true, Ordering::Relaxed);
-        result
+        let helper_results: Vec<SearchResult> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        if multipv > 1 {
+            return result; // MultiPV lines come from the main thread alone
+        }
+        let mut chosen = vote(&result, &helper_results);
+        chosen.nodes = result.nodes;
+        chosen
     })
+}
+
+/// Lazy SMP's answer: each thread's last completed iteration votes for its best move with weight
+/// (score above the worst + a constant) times depth, so a deeper or better-scoring helper can
+/// overrule the main thread; the highest-voted move's deepest result is played. A proven mate
+/// (found by any thread) is taken as it stands.
+fn vote(main: &SearchResult, helpers: &[SearchResult]) -> SearchResult {
+    let all: Vec<&SearchResult> =
+        std::iter::once(main).chain(helpers.iter()).filter(|r| r.depth > 0 && !r.best_move.is_null()).collect();
+    if all.len() <= 1 {
+        return main.clone();
+    }
+    if let Some(mate) = all.iter().filter(|r| r.score >= MATE_BOUND).max_by_key(|r| r.score) {
+        return (*mate).clone();
+    }
+    let worst = all.iter().map(|r| r.score).min().unwrap_or(0);
+    let weight = |r: &SearchResult| (r.score - worst + 14) as i64 * r.depth as i64;
+    let votes_for = |m: Move| all.iter().filter(|r| r.best_move == m).map(|r| weight(r)).sum::<i64>();
+    let winner = all.iter().map(|r| r.best_move).max_by_key(|&m| votes_for(m)).unwrap_or(main.best_move);
+    if winner == main.best_move || votes_for(winner) <= votes_for(main.best_move) {
+        return main.clone();
+    }
+    all.iter()
+        .filter(|r| r.best_move == winner)
+        .max_by_key(|r| (r.depth, r.score))
+        .map_or_else(|| main.clone(), |r| (*r).clone())
 }
 
 /// Quiescence search on its own, for dataset tools: is a position quiet (its quiescence score

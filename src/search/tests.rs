@@ -140,3 +140,31 @@ fn a_tiny_node_limit_still_finishes_the_first_iteration() {
     assert!(!reports.is_empty());
     assert_eq!(Some(result.best_move), reports.last().and_then(|r| r.pv.first().copied()));
 }
+
+#[test]
+fn threads_vote_for_the_move_played() {
+    let pos = Position::startpos();
+    let mv = |uci: &str| pos.parse_uci_move(uci).unwrap();
+    let result = |m: &str, score: i32, depth: i32| SearchResult {
+        best_move: mv(m),
+        ponder_move: Move::NULL,
+        score,
+        depth,
+        nodes: 1,
+    };
+    let main = result("e2e4", 30, 10);
+    // Alone, or outvoted by nobody: the main thread's move.
+    assert_eq!(vote(&main, &[]), main);
+    assert_eq!(vote(&main, &[result("d2d4", 25, 10)]), main);
+    // A helper that went deeper and scores better overrules it.
+    let deeper = result("d2d4", 60, 14);
+    assert_eq!(vote(&main, &[deeper.clone()]), deeper);
+    // Two threads agreeing outweigh one deeper helper with a slightly better score.
+    let agree = result("e2e4", 30, 10);
+    assert_eq!(vote(&main, &[agree, result("d2d4", 35, 11)]).best_move, mv("e2e4"));
+    // A helper that completed no iteration has no vote.
+    assert_eq!(vote(&main, &[result("d2d4", 500, 0)]), main);
+    // A proven mate wins outright.
+    let mate = result("g1f3", MATE - 5, 6);
+    assert_eq!(vote(&main, &[mate.clone()]), mate);
+}
