@@ -421,8 +421,10 @@ pub fn run(
 /// overrule the main thread; the highest-voted move's deepest result is played. A proven mate
 /// (found by any thread) is taken as it stands.
 fn vote(main: &SearchResult, helpers: &[SearchResult]) -> SearchResult {
-    let all: Vec<&SearchResult> =
-        std::iter::once(main).chain(helpers.iter()).filter(|r| r.depth > 0 && !r.best_move.is_null()).collect();
+    let all: Vec<&SearchResult> = std::iter::once(main)
+        .chain(helpers.iter())
+        .filter(|r| r.depth > 0 && !r.best_move.is_null())
+        .collect();
     if all.len() <= 1 {
         return main.clone();
     }
