@@ -158,7 +158,7 @@ fn threads_vote_for_the_move_played() {
     assert_eq!(vote(&main, &[result("d2d4", 25, 10)]), main);
     // A helper that went deeper and scores better overrules it.
     let deeper = result("d2d4", 60, 14);
-    assert_eq!(vote(&main, &[deeper.clone()]), deeper);
+    assert_eq!(vote(&main, std::slice::from_ref(&deeper)), deeper);
     // Two threads agreeing outweigh one deeper helper with a slightly better score.
     let agree = result("e2e4", 30, 10);
     assert_eq!(vote(&main, &[agree, result("d2d4", 35, 11)]).best_move, mv("e2e4"));
@@ -166,5 +166,5 @@ fn threads_vote_for_the_move_played() {
     assert_eq!(vote(&main, &[result("d2d4", 500, 0)]), main);
     // A proven mate wins outright.
     let mate = result("g1f3", MATE - 5, 6);
-    assert_eq!(vote(&main, &[mate.clone()]), mate);
+    assert_eq!(vote(&main, std::slice::from_ref(&mate)), mate);
 }
