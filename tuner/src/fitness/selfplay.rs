@@ -143,14 +143,15 @@ mod tests {
         // Every piece worth one centipawn: the engine gives its pieces away.
         let crippled: Vec<f64> = space.dims.iter().map(|d| d.min.max(1.0)).collect();
         let trials = [
-            Trial { candidate: crippled.clone(), opponent: None, games: 4 },
+            Trial { candidate: crippled.clone(), opponent: None, games: 8 },
             Trial { candidate: space.starts(), opponent: Some(crippled), games: 3 },
         ];
         let mut seen = 0;
         let results = fitness.play(&trials, 7, &AtomicBool::new(false), &mut |n| seen += n).unwrap();
-        assert_eq!(seen, 8, "4 games, then 3 rounded up to two pairs");
-        assert_eq!(results[0].played(), 4);
-        assert!(results[0].score() < 0.25, "{:?}", results[0]);
+        assert_eq!(seen, 12, "8 games, then 3 rounded up to two pairs");
+        assert_eq!(results[0].played(), 8);
+        // 300-node games are noisy: a crippled side may win one, never a third of them.
+        assert!(results[0].score() < 0.3, "{:?}", results[0]);
         assert!(results[1].score() > 0.75, "{:?}", results[1]);
         let again = fitness.play(&trials, 7, &AtomicBool::new(false), &mut |_| {}).unwrap();
         assert_eq!(results, again, "the same seed plays the same games");
