@@ -2,9 +2,12 @@
 //! [`Accumulator`]: [`Sum`] adds weights (the engine; monomorphised, no cost at run time),
 //! [`Tracer`] records coefficients (the tuner), [`Breakdown`] sums per term (the `eval` command).
 
-use crate::types::Color;
+use crate::board::Position;
+use crate::types::{Bitboard, Color};
 
+use super::pawn_cache::{PawnCache, PawnEntry};
 use super::score::S;
+use super::terms::pawns;
 use super::weights::{Weights, MAX_KING_UNITS};
 
 pub trait Accumulator {
@@ -14,6 +17,15 @@ pub trait Accumulator {
     /// The king-safety penalty of `defender`: its attack units are the weighted sum of the
     /// features (element, count), mapped through the king-safety curve.
     fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]);
+
+    /// Both sides' pawn-only terms ([`pawns::structure`]); returns the passed pawns of [White,
+    /// Black]. An accumulator with a pawn cache may answer from it instead.
+    fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2]
+    where
+        Self: Sized,
+    {
+        Color::ALL.map(|color| pawns::structure(pos, color, self))
+    }
 }
 
 /// Attack units of a feature list under some weights, clamped to the curve's range.
@@ -23,15 +35,22 @@ pub fn king_units(weights: &Weights, features: &[(usize, i32)]) -> usize {
     units.clamp(0, MAX_KING_UNITS as i32) as usize
 }
 
-/// Sums the weights: the engine's evaluation.
+/// Sums the weights: the engine's evaluation, with the pawn-only terms taken from a pawn cache
+/// when it has them.
 pub struct Sum<'w> {
     pub weights: &'w Weights,
     pub score: S,
+    pawns: Option<&'w mut PawnCache>,
 }
 
 impl<'w> Sum<'w> {
     pub fn new(weights: &'w Weights) -> Sum<'w> {
-        Sum { weights, score: S::ZERO }
+        Sum { weights, score: S::ZERO, pawns: None }
+    }
+
+    /// A sum that reads and fills `cache` (which must only ever see these weights).
+    pub fn with_pawn_cache(weights: &'w Weights, cache: &'w mut PawnCache) -> Sum<'w> {
+        Sum { weights, score: S::ZERO, pawns: Some(cache) }
     }
 }
 
@@ -46,6 +65,23 @@ impl Accumulator for Sum<'_> {
     fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]) {
         let u = king_units(self.weights, features);
         self.score -= S(self.weights.curve_mg[u], self.weights.curve_eg[u]) * defender.sign();
+    }
+
+    #[inline]
+    fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2] {
+        let key = pos.pawn_key();
+        let Some(cache) = self.pawns.as_deref_mut().filter(|c| c.is_enabled() && key != 0) else {
+            return Color::ALL.map(|color| pawns::structure(pos, color, self));
+        };
+        if let Some(entry) = cache.probe(key) {
+            self.score += entry.score;
+            return entry.passed;
+        }
+        let mut part = Sum::new(self.weights);
+        let passed = Color::ALL.map(|color| pawns::structure(pos, color, &mut part));
+        cache.store(PawnEntry { key, score: part.score, passed });
+        self.score += part.score;
+        passed
     }
 }
 

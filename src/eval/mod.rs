@@ -14,6 +14,7 @@ pub mod baked;
 pub mod breakdown;
 pub mod endgame;
 pub mod masks;
+pub mod pawn_cache;
 pub mod score;
 pub mod terms;
 pub mod weights;
@@ -23,6 +24,7 @@ use crate::types::{Color, PieceType};
 
 pub use accumulate::{Accumulator, Breakdown, Sum, Tracer};
 use endgame::Verdict;
+pub use pawn_cache::PawnCache;
 pub use score::S;
 pub use weights::Weights;
 
@@ -55,10 +57,11 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, acc: &mut A) -> EvalContext
         return context;
     }
     let mut info = terms::AttackInfo::new(pos);
+    let passed = acc.pawn_structure(pos);
     for color in Color::ALL {
         terms::pieces::material_and_placement(pos, color, acc);
         terms::pieces::pieces(pos, color, &mut info, acc);
-        terms::pawns::pawns(pos, color, acc);
+        terms::pawns::passed_pieces(pos, color, passed[color.index()], acc);
         terms::king::pawn_shelter(pos, color, acc);
     }
     for defender in Color::ALL {
@@ -95,6 +98,14 @@ pub fn evaluate(pos: &Position, weights: &Weights) -> i32 {
     finish(sum.score, &context)
 }
 
+/// [`evaluate`], with the pawn-only terms read from and kept in `pawns` (which must only ever
+/// see these weights). Equal to [`evaluate`] whatever the cache holds.
+pub fn evaluate_cached(pos: &Position, weights: &Weights, pawns: &mut PawnCache) -> i32 {
+    let mut sum = Sum::with_pawn_cache(weights, pawns);
+    let context = evaluate_with(pos, &mut sum);
+    finish(sum.score, &context)
+}
+
 /// The coefficient trace of one position: everything the tuner needs to rebuild its evaluation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalTrace {
@@ -105,7 +116,7 @@ pub struct EvalTrace {
     pub context: EvalContext,
 }
 
-/// Traces a position (every cache bypassed: there are none yet).
+/// Traces a position (the tracer has no pawn cache: every term is traced).
 pub fn trace(pos: &Position) -> EvalTrace {
     trace_with(pos, &mut Tracer::new(baked::idx::COUNT))
 }

@@ -81,6 +81,47 @@ fn trace_rebuilds_the_evaluation_exactly() {
     assert!(nonzero > 4000 * 4, "traces are suspiciously sparse: {nonzero}");
 }
 
+/// Win-at-chess middle games and every position one legal move from them: many pawn structures,
+/// most of them met more than once.
+fn pawn_rich_positions() -> Vec<Position> {
+    let roots = include_str!("../../tests/data/wac.epd")
+        .lines()
+        .filter_map(|l| l.split(" bm ").next())
+        .filter_map(|fen| Position::from_fen(&format!("{} 0 1", fen.trim())).ok());
+    let mut out = Vec::new();
+    for root in roots {
+        for m in legal_moves(&root).iter() {
+            let mut child = root.clone();
+            child.make_move(*m);
+            out.push(child);
+        }
+        out.push(root);
+    }
+    out
+}
+
+#[test]
+fn the_pawn_cache_never_changes_the_evaluation() {
+    // A roomy cache (hits on every repeated structure) and a two-slot one (constant collisions,
+    // so a score kept under another key would show).
+    let weights = Weights::default();
+    let mut positions = pawn_rich_positions();
+    assert!(positions.len() > 5000, "{} positions", positions.len());
+    positions.extend(sample_positions(1000));
+    for entries in [1 << 13, 2] {
+        let mut cache = PawnCache::new(entries);
+        let mut hits = 0;
+        for pos in positions.iter().chain(&positions) {
+            hits += cache.probe(pos.pawn_key()).is_some() as usize;
+            let cached = evaluate_cached(pos, &weights, &mut cache);
+            assert_eq!(cached, evaluate(pos, &weights), "{entries} entries: {}", pos.to_fen());
+        }
+        if entries > 2 {
+            assert!(hits > positions.len(), "most structures repeat: only {hits} hits");
+        }
+    }
+}
+
 #[test]
 fn evaluation_is_colour_symmetric() {
     let weights = Weights::default();

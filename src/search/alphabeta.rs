@@ -1,7 +1,6 @@
 //! The principal variation search and the quiescence search, with their pruning, reductions and
 //! extensions. Steps are numbered as in Ethereal so the order of decisions is easy to follow.
 
-use crate::eval::evaluate;
 use crate::movegen::{quiet_checks, MoveList};
 use crate::types::{Move, PieceType};
 
@@ -33,7 +32,7 @@ impl Searcher<'_> {
                 return 0;
             }
             if ply >= MAX_PLY {
-                return evaluate(&self.pos, self.weights);
+                return self.static_eval();
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -69,7 +68,10 @@ impl Searcher<'_> {
         let eval = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| evaluate(&self.pos, self.weights), |e| e.eval)
+            match entry {
+                Some(e) => e.eval,
+                None => self.static_eval(),
+            }
         };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
@@ -287,7 +289,7 @@ impl Searcher<'_> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate(&self.pos, self.weights);
+            return self.static_eval();
         }
         let in_check = self.pos.in_check();
         let key = self.pos.key();
@@ -308,7 +310,10 @@ impl Searcher<'_> {
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            entry.map_or_else(|| evaluate(&self.pos, self.weights), |e| e.eval)
+            match entry {
+                Some(e) => e.eval,
+                None => self.static_eval(),
+            }
         };
         if stand_pat >= beta {
             if entry.is_none() {

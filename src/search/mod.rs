@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::board::Position;
-use crate::eval::Weights;
+use crate::eval::pawn_cache::{PawnCache, SEARCH_ENTRIES};
+use crate::eval::{evaluate_cached, Weights};
 use crate::movegen::legal_moves;
 use crate::types::{Move, PieceType};
 
@@ -90,6 +91,9 @@ pub struct Searcher<'a> {
     nodes: u64,
     seldepth: usize,
     history: &'a mut History,
+    /// Pawn-structure scores under `weights`: fresh for every iterative-deepening search, off for
+    /// a lone quiescence search.
+    pawns: PawnCache,
     eval_stack: [i32; MAX_PLY + 1],
     /// moved[ply + 2]: the piece-to index of the move made at `ply` (for continuation history).
     moved: [history::PieceTo; MAX_PLY + 3],
@@ -130,6 +134,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             history,
+            pawns: PawnCache::disabled(),
             eval_stack: [0; MAX_PLY + 1],
             moved: [history::NO_PIECE_TO; MAX_PLY + 3],
             excluded: [Move::NULL; MAX_PLY + 1],
@@ -143,6 +148,9 @@ impl<'a> Searcher<'a> {
     /// Iterative deepening; `report` receives every finished iteration (main thread only).
     pub fn iterate(&mut self, multipv: usize, report: &mut dyn FnMut(&Report)) -> SearchResult {
         self.history.new_search();
+        if !self.pawns.is_enabled() {
+            self.pawns = PawnCache::new(SEARCH_ENTRIES);
+        }
         let legal = legal_moves(&self.pos);
         let fallback = legal.iter().next().copied().unwrap_or(Move::NULL);
         let mut result =
@@ -322,6 +330,12 @@ impl<'a> Searcher<'a> {
             }
         }
         self.stopped
+    }
+
+    /// The static evaluation of the current position (side to move's view).
+    #[inline]
+    fn static_eval(&mut self) -> i32 {
+        evaluate_cached(&self.pos, self.weights, &mut self.pawns)
     }
 
     /// Fifty-move rule, insufficient material, and repetition: once inside the search tree, or

@@ -1,5 +1,8 @@
-//! Pawn structure (doubled, isolated, backward) and passed pawns (by rank, free path, blocked,
+//! Pawn structure (doubled, isolated, backward), passed pawns (by rank, free path, blocked,
 //! king distances, protected, connected) and candidate passed pawns.
+//!
+//! [`structure`] holds the terms that depend on the pawns alone (the pawn cache may stand in for
+//! it); [`passed_pieces`] the passed-pawn terms that also depend on pieces and kings.
 
 use crate::board::Position;
 use crate::eval::accumulate::Accumulator;
@@ -20,7 +23,8 @@ pub fn passed_pawns(pos: &Position, color: Color) -> Bitboard {
     passed
 }
 
-pub fn pawns<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) {
+/// The pawn-only terms of `color`; returns its passed pawns. Reads nothing but the pawns.
+pub fn structure<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) -> Bitboard {
     let them = !color;
     let ours = pos.pieces(color, PieceType::Pawn);
     let theirs = pos.pieces(them, PieceType::Pawn);
@@ -44,7 +48,13 @@ pub fn pawns<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) {
             }
         }
         if passed.contains(sq) {
-            passed_pawn(pos, color, sq, passed, acc);
+            acc.add(color, idx::PASSED_RANK + rank, 1);
+            if (pawn_attacks(!color, sq) & ours).any() {
+                acc.add(color, idx::PASSED_PROTECTED, 1);
+            }
+            if (adjacent_files(sq.file()) & passed).any() {
+                acc.add(color, idx::PASSED_CONNECTED, 1);
+            }
         } else if (front_span(color, sq) & theirs).is_empty() {
             // Candidate: an open file ahead, and at least as many supporters (own pawns beside or
             // behind on adjacent files) as sentries (enemy pawns ahead on adjacent files).
@@ -55,27 +65,24 @@ pub fn pawns<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) {
             }
         }
     }
+    passed
 }
 
-fn passed_pawn<A: Accumulator>(pos: &Position, color: Color, sq: Square, passed: Bitboard, acc: &mut A) {
-    let rank = sq.relative_rank(color) as usize;
-    let promotion = Square::from_file_rank(sq.file(), 7).relative(color);
-    let stop = sq.relative(color).offset(8).relative(color);
-    acc.add(color, idx::PASSED_RANK + rank, 1);
-    if (front_span(color, sq) & pos.occupied()).is_empty() {
-        acc.add(color, idx::PASSED_FREE_PATH + rank, 1);
-    }
-    if pos.pieces_of(!color).contains(stop) {
-        acc.add(color, idx::PASSED_BLOCKED, 1);
-    }
-    let own_distance = pos.king_square(color).distance(promotion) as usize;
-    let enemy_distance = pos.king_square(!color).distance(promotion) as usize;
-    acc.add(color, idx::PASSED_OWN_KING_DISTANCE + own_distance.min(7), 1);
-    acc.add(color, idx::PASSED_ENEMY_KING_DISTANCE + enemy_distance.min(7), 1);
-    if (pawn_attacks(!color, sq) & pos.pieces(color, PieceType::Pawn)).any() {
-        acc.add(color, idx::PASSED_PROTECTED, 1);
-    }
-    if (adjacent_files(sq.file()) & passed).any() {
-        acc.add(color, idx::PASSED_CONNECTED, 1);
+/// The terms of `color`'s passed pawns that depend on the other pieces and the kings.
+pub fn passed_pieces<A: Accumulator>(pos: &Position, color: Color, passed: Bitboard, acc: &mut A) {
+    for sq in passed {
+        let rank = sq.relative_rank(color) as usize;
+        let promotion = Square::from_file_rank(sq.file(), 7).relative(color);
+        let stop = sq.relative(color).offset(8).relative(color);
+        if (front_span(color, sq) & pos.occupied()).is_empty() {
+            acc.add(color, idx::PASSED_FREE_PATH + rank, 1);
+        }
+        if pos.pieces_of(!color).contains(stop) {
+            acc.add(color, idx::PASSED_BLOCKED, 1);
+        }
+        let own_distance = pos.king_square(color).distance(promotion) as usize;
+        let enemy_distance = pos.king_square(!color).distance(promotion) as usize;
+        acc.add(color, idx::PASSED_OWN_KING_DISTANCE + own_distance.min(7), 1);
+        acc.add(color, idx::PASSED_ENEMY_KING_DISTANCE + enemy_distance.min(7), 1);
     }
 }
