@@ -24,7 +24,7 @@ pub trait Accumulator {
     where
         Self: Sized,
     {
-        Color::ALL.map(|color| pawns::structure(pos, color, self))
+        pawns::structure_both(pos, self)
     }
 }
 
@@ -69,16 +69,17 @@ impl Accumulator for Sum<'_> {
 
     #[inline]
     fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2] {
-        let key = pos.pawn_key();
-        let Some(cache) = self.pawns.as_deref_mut().filter(|c| c.is_enabled() && key != 0) else {
-            return Color::ALL.map(|color| pawns::structure(pos, color, self));
+        let Some(cache) = self.pawns.as_deref_mut() else {
+            return pawns::structure_both(pos, self);
         };
+        // A disabled cache, or key 0 (no pawns), never hits; storing into it changes nothing.
+        let key = pos.pawn_key();
         if let Some(entry) = cache.probe(key) {
             self.score += entry.score;
             return entry.passed;
         }
         let mut part = Sum::new(self.weights);
-        let passed = Color::ALL.map(|color| pawns::structure(pos, color, &mut part));
+        let passed = pawns::structure_both(pos, &mut part);
         cache.store(PawnEntry { key, score: part.score, passed });
         self.score += part.score;
         passed

@@ -12,8 +12,8 @@ pub const SEARCH_ENTRIES: usize = 1 << 13;
 
 #[derive(Copy, Clone, Debug, Default)]
 pub struct PawnEntry {
-    /// The full pawn key (an empty slot holds a key no position with pawns has: 0 with a
-    /// zero score, which is also the right answer for no pawns at all).
+    /// The full pawn key. Empty slots hold 0, the key of a position without pawns, so a probe
+    /// for key 0 never hits.
     pub key: u64,
     /// The pawn-only terms, White minus Black.
     pub score: S,

@@ -23,6 +23,11 @@ pub fn passed_pawns(pos: &Position, color: Color) -> Bitboard {
     passed
 }
 
+/// [`structure`] for both sides: the passed pawns of [White, Black].
+pub fn structure_both<A: Accumulator>(pos: &Position, acc: &mut A) -> [Bitboard; 2] {
+    Color::ALL.map(|color| structure(pos, color, acc))
+}
+
 /// The pawn-only terms of `color`; returns its passed pawns. Reads nothing but the pawns.
 pub fn structure<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) -> Bitboard {
     let them = !color;
