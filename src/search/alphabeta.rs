@@ -12,7 +12,16 @@ use super::{Searcher, INFINITY, MATE, MATE_BOUND};
 
 impl Searcher<'_> {
     /// Negamax principal variation search. Returns a score from the side to move's view.
-    pub(super) fn search(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize) -> i32 {
+    /// `cut_node`: a zero-window node expected to fail high (the child of a reduced or
+    /// zero-window search of a late move), where late moves are reduced more.
+    pub(super) fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
         let pv_node = beta - alpha > 1;
         let root = ply == 0;
         self.pv_len[ply] = 0;
@@ -95,7 +104,7 @@ impl Searcher<'_> {
                     p.nmp_base + depth / p.nmp_depth_divisor + ((eval - beta) / p.nmp_eval_divisor).min(3);
                 self.moved[ply + 2] = NO_PIECE_TO;
                 self.pos.make_null_move();
-                let score = -self.search(-beta, -beta + 1, depth - r, ply + 1);
+                let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.pos.unmake_null_move();
                 if self.stopped {
                     return 0;
@@ -169,7 +178,7 @@ impl Searcher<'_> {
                 let tt_score = score_from_tt(e.score, ply);
                 let singular_beta = tt_score - p.singular_margin * depth / 8;
                 self.excluded[ply] = m;
-                let score = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply);
+                let score = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
                 self.excluded[ply] = Move::NULL;
                 self.pv_len[ply] = 0;
                 if self.stopped {
@@ -208,18 +217,19 @@ impl Searcher<'_> {
                 r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
                 r -= gives_check as i32;
                 r -= history_score / 8192; // well-tried moves less, failures more
+                r += p.lmr_cut_node * cut_node as i32;
                 let r = r.clamp(0, new_depth - 1);
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1);
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1);
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
             } else if !pv_node || moves_searched > 1 {
-                score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1);
+                score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             } else {
                 score = alpha + 1; // the first move of a PV node goes straight to the full window
             }
             if pv_node && (moves_searched == 1 || score > alpha) {
-                score = -self.search(-beta, -alpha, new_depth, ply + 1);
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
             }
             self.pos.unmake_move(m);
             if root {

@@ -245,7 +245,7 @@ impl<'a> Searcher<'a> {
             (-INFINITY, INFINITY)
         };
         loop {
-            let score = self.search(alpha, beta, depth, 0);
+            let score = self.search(alpha, beta, depth, 0, false);
             if self.stopped {
                 return (score, self.root_pv());
             }
