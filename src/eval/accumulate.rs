@@ -57,8 +57,7 @@ impl<'w> Sum<'w> {
 impl Accumulator for Sum<'_> {
     #[inline(always)]
     fn add(&mut self, color: Color, index: usize, count: i32) {
-        let w = S(self.weights.mg[index], self.weights.eg[index]);
-        self.score += w * (count * color.sign());
+        self.score += self.weights.packed[index] * (count * color.sign());
     }
 
     #[inline]

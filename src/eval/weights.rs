@@ -5,6 +5,7 @@
 use crate::params::{ParamSet, ParamsError};
 
 use super::baked::idx;
+use super::score::S;
 
 /// Attack units beyond this all get the curve's last value.
 pub const MAX_KING_UNITS: usize = 800;
@@ -14,6 +15,9 @@ pub const MAX_KING_UNITS: usize = 800;
 pub struct Weights {
     pub mg: Vec<i32>,
     pub eg: Vec<i32>,
+    /// The same weights as (mg, eg) pairs: the engine's sum reads one pair per element instead of
+    /// two separate arrays.
+    pub packed: Vec<S>,
     /// King-safety penalty by attack units (0..=MAX_KING_UNITS), middle game and end game.
     pub curve_mg: Vec<i32>,
     pub curve_eg: Vec<i32>,
@@ -38,7 +42,8 @@ impl Weights {
             king_curve(mg[idx::KING_SAFETY_CURVE_SCALE], power),
             king_curve(eg[idx::KING_SAFETY_CURVE_SCALE], power),
         );
-        Ok(Weights { mg, eg, curve_mg, curve_eg })
+        let packed = mg.iter().zip(&eg).map(|(&m, &e)| S(m, e)).collect();
+        Ok(Weights { mg, eg, packed, curve_mg, curve_eg })
     }
 
     /// Loads a params file and builds its weights (for the EvalFile option).

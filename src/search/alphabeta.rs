@@ -344,17 +344,21 @@ impl Searcher<'_> {
         } else {
             MovePicker::noisy_only(&self.pos, tt_move)
         };
-        let mut checks = MoveList::new();
+        // Quiet checks (first ply only) are generated when the captures have run out: most
+        // nodes cut off before that, and generating them costs more than a capture search.
+        let mut checks: Option<MoveList> = None;
         let mut next_check = 0;
-        if !in_check && qply == 0 {
-            quiet_checks(&self.pos, &mut checks);
-        }
         loop {
             let m = match picker.next(&self.pos, self.history) {
                 Some(m) => m,
-                None if next_check < checks.len() => {
+                None if !in_check && qply == 0 => {
+                    let checks = checks.get_or_insert_with(|| {
+                        let mut list = MoveList::new();
+                        quiet_checks(&self.pos, &mut list);
+                        list
+                    });
+                    let Some(&m) = checks.as_slice().get(next_check) else { break };
                     next_check += 1;
-                    let m = checks.as_slice()[next_check - 1];
                     if !see_ge(&self.pos, m, 0) {
                         continue;
                     }
