@@ -82,6 +82,12 @@ impl MoveList {
         MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
     }
 
+    /// Empties the list (without rewriting its storage).
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len

@@ -2,8 +2,10 @@
 //! captures by MVV/LVA, then quiet moves (killers, then the counter-move, then by history), then
 //! losing captures. Later stages are only generated if the earlier ones did not cut off.
 
+use arrayvec::ArrayVec;
+
 use crate::board::Position;
-use crate::movegen::{generate, kind, MoveList};
+use crate::movegen::{generate, kind, MoveList, MAX_MOVES};
 use crate::types::{Move, MoveKind, PieceType};
 
 use super::history::{History, PieceTo, NO_PIECE_TO};
@@ -28,9 +30,11 @@ pub struct MovePicker {
     /// Quiescence search: losing captures are pruned rather than tried last.
     prune_bad_captures: bool,
     moves: MoveList,
-    scores: [i32; crate::movegen::MAX_MOVES],
+    scores: [i32; MAX_MOVES],
     next: usize,
-    bad: Vec<Move>,
+    /// Losing captures, tried last (main search) or dropped (quiescence). On the stack: a heap
+    /// list here cost an allocation in every node with a losing capture.
+    bad: ArrayVec<Move, MAX_MOVES>,
     killers: [Move; 2],
     counter: Move,
     /// Piece-to indices of the moves one and two plies back (continuation history).
@@ -57,9 +61,9 @@ impl MovePicker {
             skip_quiets: false,
             prune_bad_captures: false,
             moves: MoveList::new(),
-            scores: [0; crate::movegen::MAX_MOVES],
+            scores: [0; MAX_MOVES],
             next: 0,
-            bad: Vec::new(),
+            bad: ArrayVec::new(),
             killers,
             counter,
             conts,
@@ -92,7 +96,7 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateNoisy => {
-                    self.moves = MoveList::new();
+                    self.moves.clear();
                     generate::<{ kind::NOISY }, _>(pos, &mut self.moves);
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = mvv_lva(pos, m) + history.capture_score(pos, m);
@@ -113,7 +117,7 @@ impl MovePicker {
                     }
                 },
                 Stage::GenerateQuiet => {
-                    self.moves = MoveList::new();
+                    self.moves.clear();
                     generate::<{ kind::QUIET }, _>(pos, &mut self.moves);
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = if m == self.killers[0] {

@@ -84,14 +84,20 @@ type Table = HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>;
 /// Looks the position up: first the table of specialised evaluation functions keyed by
 /// `pos.material_key()`, then the generic scaling rules. None = evaluate normally.
 pub fn probe(pos: &Position) -> Option<Verdict> {
-    if let Some(entry) = table().get(&pos.material_key()) {
-        if entry.counts == piece_counts(pos) {
-            let score = (entry.eval)(pos, entry.strong);
-            return Some(Verdict::Exact(score * entry.strong.sign()));
+    // Every specialised endgame has few pieces; most positions skip the table lookup.
+    if pos.occupied().count() <= MAX_TABLE_PIECES {
+        if let Some(entry) = table().get(&pos.material_key()) {
+            if entry.counts == piece_counts(pos) {
+                let score = (entry.eval)(pos, entry.strong);
+                return Some(Verdict::Exact(score * entry.strong.sign()));
+            }
         }
     }
     scaling::scale(pos)
 }
+
+/// The most pieces (kings included) of any entry in [`ENDGAMES`].
+const MAX_TABLE_PIECES: u32 = 4;
 
 /// The table, built on first use.
 fn table() -> &'static Table {
@@ -104,6 +110,7 @@ fn table() -> &'static Table {
 fn build_table() -> Table {
     let mut table = Table::default();
     for &(code, eval) in ENDGAMES {
+        assert!(code.len() as u32 <= MAX_TABLE_PIECES, "{code} has more pieces than MAX_TABLE_PIECES");
         for strong in Color::ALL {
             let counts = parse_code(code, strong)
                 .unwrap_or_else(|| panic!("malformed material code {code:?} in ENDGAMES"));
