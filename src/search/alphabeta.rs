@@ -131,7 +131,7 @@ impl Searcher<'_> {
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
-        // On the stack, uninitialised until pushed: a heap list per node cost 2% of the search.
+        // On the stack, uninitialised until pushed: two heap lists per node cost about 1% of the search.
         let mut quiets_tried: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
         let original_alpha = alpha;

@@ -110,7 +110,9 @@ impl MovePicker {
                         if see_ge(pos, m, 0) {
                             return Some(m);
                         }
-                        self.bad.push(m);
+                        if !self.prune_bad_captures {
+                            self.bad.push(m);
+                        }
                     }
                     None => {
                         self.stage = if self.skip_quiets { Stage::BadNoisy } else { Stage::GenerateQuiet }
