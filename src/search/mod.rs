@@ -21,7 +21,7 @@ use crate::types::{Move, PieceType};
 
 use history::{History, MAX_PLY};
 pub use params::SearchParams;
-pub use time::{Limits, TimeManager};
+pub use time::{Limits, TimeManager, TimePlan};
 use tt::TranspositionTable;
 
 pub const INFINITY: i32 = 32_001;
@@ -406,7 +406,7 @@ pub fn run(
                 helper_limits.nodes = None;
                 let pos = pos.clone();
                 scope.spawn(move || {
-                    let timer = TimeManager::new(&Limits::default(), side, 0);
+                    let timer = TimeManager::new(&Limits::default(), side, 0, TimePlan::default());
                     let mut s =
                         Searcher::new(pos, weights, params, shared, history, helper_limits, timer, false);
                     s.thread_index = i + 1;
@@ -414,7 +414,7 @@ pub fn run(
                 })
             })
             .collect();
-        let timer = TimeManager::new(limits, side, overhead_ms);
+        let timer = TimeManager::new(limits, side, overhead_ms, params.time_plan);
         let mut main =
             Searcher::new(pos.clone(), weights, params, shared, main_history, limits.clone(), timer, true);
         let result = main.iterate(multipv, report);
@@ -486,7 +486,7 @@ impl Quiescence {
     pub fn search(&mut self, pos: &Position, weights: &Weights) -> (i32, Vec<Move>) {
         let shared =
             Shared { tt: &self.tt, stop: &self.stop, pondering: &self.pondering, nodes: AtomicU64::new(0) };
-        let timer = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
+        let timer = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, TimePlan::default());
         let mut s = Searcher::new(
             pos.clone(),
             weights,

@@ -1,6 +1,7 @@
 //! Search constants, declared in `params/search.toml` like the evaluation weights so that the
 //! black-box tuners can tune them, and read here into named fields.
 
+use super::time::TimePlan;
 use crate::params::{ParamSet, ParamsError};
 
 /// The search.toml the engine was built with.
@@ -25,6 +26,7 @@ pub struct SearchParams {
     pub see_capture_margin: i32,
     pub qsearch_delta: i32,
     pub time_panic_percent: i32,
+    pub time_plan: TimePlan,
     pub singular_min_depth: i32,
     pub singular_margin: i32,
     /// lmr[depth][moves], precomputed from lmr.base and lmr.divisor.
@@ -77,6 +79,10 @@ impl SearchParams {
             see_capture_margin: get("see.capture_margin"),
             qsearch_delta: get("qsearch.delta"),
             time_panic_percent: get("time.panic_percent"),
+            time_plan: TimePlan {
+                moves_left: get("time.moves_left") as u64,
+                start_percent: get("time.start_percent") as u32,
+            },
             singular_min_depth: get("singular.min_depth"),
             singular_margin: get("singular.margin"),
             lmr,

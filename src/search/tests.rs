@@ -85,7 +85,7 @@ fn repetitions_count_twice_in_the_tree_or_thrice_in_the_game() {
     for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
         pos.play_uci(m).unwrap();
     }
-    let timer = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
+    let timer = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, TimePlan::default());
     let s =
         Searcher::new(pos.clone(), &weights, &params, &shared, &mut history, Limits::default(), timer, true);
     // Once before the root: not yet a draw at the root, but a draw if it happened inside the tree.
@@ -95,7 +95,7 @@ fn repetitions_count_twice_in_the_tree_or_thrice_in_the_game() {
         pos.play_uci(m).unwrap();
     }
     let mut history = History::default();
-    let timer = TimeManager::new(&Limits::default(), pos.side_to_move(), 0);
+    let timer = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, TimePlan::default());
     let s = Searcher::new(pos, &weights, &params, &shared, &mut history, Limits::default(), timer, true);
     assert!(s.is_draw(0), "the third occurrence is a draw");
 }

@@ -33,30 +33,48 @@ impl Limits {
     }
 }
 
+/// How a clock is spread over the moves: the search constants `time.moves_left` and
+/// `time.start_percent` (see `params/search.toml`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimePlan {
+    /// The soft limit plans for this many moves still to play when `go` gives no `movestogo`.
+    pub moves_left: u64,
+    /// Another iteration starts only while this share (percent) of the budget is unspent.
+    pub start_percent: u32,
+}
+
+impl Default for TimePlan {
+    fn default() -> TimePlan {
+        TimePlan { moves_left: 30, start_percent: 50 }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    start_percent: u32,
 }
 
 impl TimeManager {
     /// Limits for `side` to move; `overhead_ms` is kept back for the GUI and the operating system.
     /// The clock runs from `limits.started` (when `go` arrived), or from now.
-    pub fn new(limits: &Limits, side: Color, overhead_ms: u64) -> TimeManager {
+    pub fn new(limits: &Limits, side: Color, overhead_ms: u64, plan: TimePlan) -> TimeManager {
         let start = limits.started.unwrap_or_else(Instant::now);
+        let start_percent = plan.start_percent.clamp(1, 100);
         if let Some(mt) = limits.movetime {
             // A fixed move time is used in full: no soft limit ends the search early.
             let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
-            return TimeManager { start, soft: None, hard: Some(t) };
+            return TimeManager { start, soft: None, hard: Some(t), start_percent };
         }
         let Some(left) = limits.time[side.index()] else {
-            return TimeManager { start, soft: None, hard: None };
+            return TimeManager { start, soft: None, hard: None, start_percent };
         };
         let inc = limits.inc[side.index()];
         // Never plan to use time we do not have: keep the overhead and a small reserve back.
         let usable = left.saturating_sub(overhead_ms).saturating_sub(left / 50).max(1);
-        let moves_left = limits.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
+        let moves_left = limits.movestogo.map_or(plan.moves_left.max(1), |m| m.clamp(1, 50) as u64);
         let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2).max(1);
         let hard =
             (soft * 4).min(if moves_left == 1 { usable * 9 / 10 } else { usable / 3 }).max(soft.min(usable));
@@ -64,6 +82,7 @@ impl TimeManager {
             start,
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
+            start_percent,
         }
     }
 
@@ -76,14 +95,15 @@ impl TimeManager {
         self.hard.is_some_and(|h| self.start.elapsed() >= h)
     }
 
-    /// Whether another iteration may start: it would likely not finish once half the soft
-    /// limit is gone (each iteration takes about as long as all before it). `stretch` is the
-    /// panic factor in percent (100 = normal; more when the score dropped).
+    /// Whether another iteration may start: it would likely not finish once `start_percent` of
+    /// the budget is gone (each iteration takes about as long as all before it). `stretch` scales
+    /// the soft limit, in percent (100 = normal; more when the score dropped or the best move is
+    /// unsettled, less when one move dominates).
     pub fn may_start_iteration(&self, stretch: u32) -> bool {
         match (self.soft, self.hard) {
             (Some(soft), Some(hard)) => {
                 let budget = (soft * stretch / 100).min(hard);
-                self.start.elapsed() < budget / 2
+                self.start.elapsed() < budget * self.start_percent / 100
             }
             _ => true,
         }
@@ -101,12 +121,15 @@ mod tests {
         {
             let limits =
                 Limits { time: [Some(left), None], inc: [inc, 0], movestogo: mtg, ..Limits::default() };
-            let tm = TimeManager::new(&limits, Color::White, 10);
+            let tm = TimeManager::new(&limits, Color::White, 10, TimePlan::default());
             let (soft, hard) = (tm.soft.unwrap().as_millis() as u64, tm.hard.unwrap().as_millis() as u64);
             assert!(soft <= hard, "{left} {inc} {mtg:?}: {soft} > {hard}");
             assert!(hard <= left.saturating_sub(10).max(1), "{left} {inc} {mtg:?}: hard {hard}");
         }
         let movetime = Limits { movetime: Some(500), ..Limits::default() };
-        assert_eq!(TimeManager::new(&movetime, Color::Black, 20).hard, Some(Duration::from_millis(480)));
+        assert_eq!(
+            TimeManager::new(&movetime, Color::Black, 20, TimePlan::default()).hard,
+            Some(Duration::from_millis(480))
+        );
     }
 }
