@@ -195,8 +195,10 @@ impl Searcher<'_> {
                     extension = -1;
                 }
             }
-            if extension == 0 {
-                extension = gives_check as i32;
+            // Check extension, for checks that do not lose material (a losing check rarely
+            // leads anywhere and extending it costs a ply of depth elsewhere).
+            if extension == 0 && gives_check && see_ge(&self.pos, m, 0) {
+                extension = 1;
             }
             let new_depth = depth - 1 + extension;
 
