@@ -158,6 +158,13 @@ impl Searcher<'_> {
                         picker.skip_quiets();
                         continue;
                     }
+                    // SEE pruning of quiet moves that hang material.
+                    if p.see_quiet_margin > 0
+                        && depth <= 8
+                        && !see_ge(&self.pos, m, -p.see_quiet_margin * depth * depth)
+                    {
+                        continue;
+                    }
                 }
                 // SEE pruning of captures that lose too much material.
                 if !quiet && depth <= 6 && !see_ge(&self.pos, m, -p.see_capture_margin * depth) {
