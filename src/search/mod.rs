@@ -406,7 +406,7 @@ pub fn run(
                 helper_limits.nodes = None;
                 let pos = pos.clone();
                 scope.spawn(move || {
-                    let timer = TimeManager::new(&Limits::default(), side, 0, TimePlan::default());
+                    let timer = TimeManager::new(&Limits::default(), side, 0, params.time_plan);
                     let mut s =
                         Searcher::new(pos, weights, params, shared, history, helper_limits, timer, false);
                     s.thread_index = i + 1;

@@ -106,4 +106,9 @@ mod tests {
         assert_eq!(p.nmp_base, 3);
         assert!(p.reduction(10, 20) >= 2 && p.reduction(1, 1) == 0);
     }
+
+    #[test]
+    fn the_default_time_plan_is_the_shipped_one() {
+        assert_eq!(SearchParams::default().time_plan, TimePlan::default());
+    }
 }

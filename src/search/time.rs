@@ -43,6 +43,8 @@ pub struct TimePlan {
     pub start_percent: u32,
 }
 
+/// The shipped plan (the values in `params/search.toml`; a test keeps the two equal), for
+/// searches that run without the search constants at hand.
 impl Default for TimePlan {
     fn default() -> TimePlan {
         TimePlan { moves_left: 20, start_percent: 60 }
