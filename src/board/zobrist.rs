@@ -1,14 +1,13 @@
 //! Zobrist keys: random words XOR-ed together describe a position so that make/unmake can update
 //! the key incrementally. Generated at compile time by a fixed SplitMix64 stream.
 
-use crate::types::{CastlingRights, Color, Piece, PieceType, Square};
+use crate::types::{CastlingRights, Color, Piece, PieceType, SplitMix64, Square};
 
 const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    let mut rng = SplitMix64(*state);
+    let word = rng.next_u64();
+    *state = rng.0;
+    word
 }
 
 /// Highest count of one piece kind the material key can describe (2 + 8 promotions, with room).

@@ -5,6 +5,7 @@ mod castling;
 mod chess_move;
 mod color;
 mod piece;
+mod splitmix;
 mod square;
 
 pub use bitboard::{BitIter, Bitboard};
@@ -12,4 +13,5 @@ pub use castling::{CastleSide, CastlingRights};
 pub use chess_move::{Move, MoveKind};
 pub use color::Color;
 pub use piece::{Piece, PieceType};
+pub use splitmix::{mix64, SplitMix64, GOLDEN_GAMMA};
 pub use square::{ParseSquareError, Square};

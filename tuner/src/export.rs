@@ -1,80 +1,74 @@
-//! `tune export`: a params file into the engine build (the generated Rust module) and a TOML of
-//! the same values.
+//! The end of a tuning run: what it found, written where users and the engine build read it.
+//! `result.json` (the values by name, games, what the tuner measured, the values left frozen),
+//! OpenBench's SPSA lines, the tuned params as TOML and as the Rust module `tune export` bakes in
+//! (`tuned.toml` + `eval_params.rs`, `search.toml` + `search_params.rs`), and the run's report.
+//! Every tuner ends here; `tune export` (in `cmd/`) then bakes a chosen file into the build.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::{Context, Result};
-use whetstone::config::EngineConfig;
+use anyhow::Result;
 use whetstone::params::{to_rust_module, ParamSet};
 
-/// Options of `tune export`.
-#[derive(clap::Args, Debug)]
-pub struct ExportArgs {
-    /// Params file to export (default: the one engine.toml bakes in).
-    #[arg(long)]
-    pub params: Option<PathBuf>,
-    /// Repository root (where engine.toml is).
-    #[arg(long, default_value = ".")]
-    pub root: PathBuf,
-    /// Where to write the TOML of the same values (normalised layout).
-    #[arg(long, default_value = "reports/export/eval.toml")]
-    pub toml: PathBuf,
-    /// Only write the TOML; leave the engine build (module and engine.toml) alone.
-    #[arg(long)]
-    pub no_build: bool,
+use crate::fitness::setup::Setup;
+use crate::optim::space::Slot;
+use crate::run::RunDir;
+
+/// The tuned values as `<stem>.toml` and the Rust module `rust_name` (what `tune export` bakes
+/// into the engine). Returns the TOML's path.
+pub fn write_params(run: &RunDir, tuned: &ParamSet, stem: &str, rust_name: &str) -> Result<PathBuf> {
+    let toml_path = run.file(&format!("{stem}.toml"));
+    run.write(&format!("{stem}.toml"), &tuned.to_toml())?;
+    run.write(rust_name, &to_rust_module(tuned, &toml_path.display().to_string()))?;
+    Ok(toml_path)
 }
 
-pub fn run(args: &ExportArgs) -> Result<()> {
-    let config_path = args.root.join("engine.toml");
-    let config_text = std::fs::read_to_string(&config_path)
-        .with_context(|| format!("reading {}", config_path.display()))?;
-    let config =
-        EngineConfig::parse(&config_text).with_context(|| format!("parsing {}", config_path.display()))?;
-    let params_rel = match &args.params {
-        Some(p) => relative_to(&args.root, p),
-        None => PathBuf::from(&config.build.params),
-    };
-    let params_path = args.root.join(&params_rel);
-    let set = ParamSet::load(&params_path)?;
-    let baked = ParamSet::baked();
-    if !set.terms.is_empty() && !baked.terms.is_empty() {
-        // A file for this engine must have the terms the evaluation code reads, as it reads them.
-        // Terms the build does not know yet are how the evaluation grows: exporting them gives
-        // them index constants for the code that will read them.
-        let (known, new): (Vec<_>, Vec<_>) =
-            set.terms.iter().cloned().partition(|t| baked.term(&t.name).is_some());
-        ParamSet { terms: known }.check_layout(&baked, &params_path.display().to_string())?;
-        if !new.is_empty() && !args.no_build {
-            let names: Vec<&str> = new.iter().map(|t| t.name.as_str()).collect();
-            println!("new terms (not read by the evaluation yet): {}", names.join(", "));
-        }
+/// The report of the run (workbook, images, index.html) in `report/`; a report that cannot be
+/// drawn (no fonts, say) is a warning, never the loss of a finished run.
+pub fn write_report(run: &RunDir, params: &ParamSet, baseline: Option<&ParamSet>) {
+    let out = run.file("report");
+    match crate::report::write_report(params, baseline, Some(run.path()), &out) {
+        Ok(index) => eprintln!("report: {}", index.display()),
+        Err(e) => eprintln!("report not written: {e:#}"),
     }
-    write(&args.root.join(&args.toml), &set.to_toml())?;
-    println!("wrote {} ({} terms, {} values)", args.toml.display(), set.terms.len(), set.value_count());
-    if !args.no_build {
-        let module = args.root.join(&config.build.module);
-        write(&module, &to_rust_module(&set, &params_rel.display().to_string()))?;
-        println!("wrote {}", module.display());
-        if params_rel.to_string_lossy() != config.build.params {
-            let mut doc: toml_edit::DocumentMut = config_text.parse()?;
-            doc["build"]["params"] = toml_edit::value(params_rel.display().to_string());
-            write(&config_path, &doc.to_string())?;
-            println!("engine.toml now bakes in {}", params_rel.display());
-        }
-        println!("rebuild the engine (cargo build --release) to use these values");
+}
+
+/// The end of a black-box run (`pbil`, `clop`, `spsa`): `result.json` ({"values": {name: value},
+/// "games": n, "frozen": [...], ...}), the OpenBench lines, the tuned params as TOML and Rust
+/// modules, the report, and the largest changes on the terminal.
+pub fn finish_tuning(setup: &Setup, values: &[f64], games: u64, extra: serde_json::Value) -> Result<()> {
+    let playable = setup.space.playable(values);
+    let mut named = serde_json::Map::new();
+    for (d, v) in setup.space.dims.iter().zip(&playable) {
+        named.insert(d.name.clone(), serde_json::json!(v));
     }
+    let mut result = serde_json::json!({ "values": named, "games": games, "frozen": setup.frozen });
+    if let (Some(map), serde_json::Value::Object(more)) = (result.as_object_mut(), extra) {
+        map.extend(more);
+    }
+    setup.run.write_json("result.json", &result)?;
+    setup.run.write("openbench.txt", &setup.space.to_openbench(&playable))?;
+    let mut written = vec!["result.json", "openbench.txt"];
+    if setup.from_params {
+        let tunes = |eval: bool| {
+            setup.space.dims.iter().any(|d| matches!((d.slot, eval), (Slot::Eval(_), true) | (Slot::Search(_), false)))
+        };
+        let (mut eval, mut search) = (setup.eval.clone(), setup.search.clone());
+        setup.space.apply(&playable, &mut eval, &mut search);
+        if tunes(true) {
+            let toml = write_params(&setup.run, &eval, "tuned", "eval_params.rs")?;
+            written.extend(["tuned.toml", "eval_params.rs"]);
+            eprintln!("bake the evaluation into the engine with: tune export --params {}", toml.display());
+        }
+        if tunes(false) {
+            write_params(&setup.run, &search, "search", "search_params.rs")?;
+            written.extend(["search.toml", "search_params.rs"]);
+        }
+        write_report(&setup.run, &eval, Some(&setup.eval));
+    }
+    let largest = setup.space.largest_changes(&playable, 12);
+    if !largest.is_empty() {
+        println!("largest changes:\n{largest}");
+    }
+    println!("wrote {} in {}", written.join(", "), setup.run.path().display());
     Ok(())
-}
-
-fn write(path: &Path, text: &str) -> Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
-}
-
-/// `p` relative to `root` when it lies below it (so engine.toml stays portable).
-fn relative_to(root: &Path, p: &Path) -> PathBuf {
-    let abs = |x: &Path| std::fs::canonicalize(x).unwrap_or_else(|_| x.to_path_buf());
-    abs(p).strip_prefix(abs(root)).map(Path::to_path_buf).unwrap_or_else(|_| p.to_path_buf())
 }

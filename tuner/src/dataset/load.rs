@@ -136,7 +136,7 @@ fn not_a_dataset(name: &str, summary: &LoadSummary, which: &str) -> String {
 }
 
 /// Rejects compressed and binary files by their first bytes.
-pub(super) fn check_text(head: &[u8], name: &str) -> Result<()> {
+pub(crate) fn check_text(head: &[u8], name: &str) -> Result<()> {
     let magic: [(&[u8], &str); 5] = [
         (b"\x1f\x8b", "gzip"),
         (b"\x28\xb5\x2f\xfd", "zstd"),
@@ -179,7 +179,7 @@ fn read_full(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(filled)
 }
 
-pub(super) fn progress_bar(show: bool, bytes: u64, name: &str) -> ProgressBar {
+pub(crate) fn progress_bar(show: bool, bytes: u64, name: &str) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
     }

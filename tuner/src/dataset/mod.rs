@@ -3,17 +3,15 @@
 //! - [`load`] reads a labelled-position file in parallel and maps every position to a compact value at
 //!   once (the tuner core keeps traces, never millions of `Position`s).
 //! - [`parse_line`] is the per-line parser; the accepted formats are listed in [`formats`].
-//! - [`DatasetCommand`] / [`run`] are the `tune dataset stats|convert|split` subcommands; `convert` also
-//!   turns PGN games into labelled positions ([`pgn`]).
+//! - `tune dataset stats|convert|split` (in `cmd/dataset.rs`) use these; `convert` also turns PGN
+//!   games into labelled positions ([`pgn`]).
 //!
 //! Layout: `formats.rs` (line formats in and out), `load.rs` (parallel loading), `pgn.rs` (games to
-//! positions), `split.rs` (train/validation split), `stats.rs` (counts by result and phase),
-//! `commands.rs` (the clap subcommands). Tests sit in each file or beside it (`*_tests.rs`); fixtures are
-//! in `testdata/`.
+//! positions), `split.rs` (train/validation split of a file), `stats.rs` (counts by result and
+//! phase). Tests sit in each file or beside it (`*_tests.rs`); fixtures are in `testdata/`.
 
-pub mod commands;
 pub mod formats;
-mod load;
+pub(crate) mod load;
 pub mod pgn;
 pub mod split;
 pub mod stats;
@@ -26,10 +24,19 @@ use std::path::Path;
 
 use whetstone::Position;
 
-pub use commands::{run, DatasetCommand};
 // Part of the API for the tuner core even where the binary does not call it.
 #[allow(unused_imports)]
 pub use formats::parse_line;
+
+/// Checked before anything is loaded or a run folder made: every file named by `flag` exists.
+pub fn check_files(flag: &str, paths: &[std::path::PathBuf]) -> anyhow::Result<()> {
+    for path in paths {
+        if !path.is_file() {
+            anyhow::bail!("{flag} {}: no such file", path.display());
+        }
+    }
+    Ok(())
+}
 
 /// A game result from White's point of view: 1.0 win, 0.5 draw, 0.0 loss.
 pub type Outcome = f32;

@@ -10,6 +10,7 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
+use whetstone::types::{mix64, GOLDEN_GAMMA};
 
 /// Line counts of a split.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -21,16 +22,10 @@ pub struct SplitReport {
     pub header: bool,
 }
 
-/// SplitMix64's finaliser: a well-mixed 64-bit hash.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// Whether line `line` (1-based) goes to the validation set.
 pub fn is_valid_line(line: u64, seed: u64, fraction: f64) -> bool {
-    let h = mix(mix(seed.wrapping_add(0x9e37_79b9_7f4a_7c15)) ^ line);
+    let h = mix64(mix64(seed.wrapping_add(GOLDEN_GAMMA)) ^ line);
     // The top 53 bits as a uniform number in [0, 1).
     ((h >> 11) as f64) * (1.0 / (1u64 << 53) as f64) < fraction
 }
@@ -88,7 +83,7 @@ fn is_csv_header(line: &[u8]) -> bool {
 }
 
 /// Whether two paths name the same existing file.
-pub(super) fn same_file(a: &Path, b: &Path) -> bool {
+pub fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => a == b,

@@ -5,6 +5,7 @@
 
 pub mod command;
 pub mod selfplay;
+pub mod setup;
 pub mod texel;
 
 use std::sync::atomic::AtomicBool;
@@ -111,8 +112,5 @@ impl Fitness {
 /// A seed for one step of a run (a generation, an iteration), from the run's seed alone, so a
 /// resumed run draws what the uninterrupted one drew.
 pub fn step_seed(seed: u64, step: u64) -> u64 {
-    let mut z = seed ^ step.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    whetstone::types::mix64(seed ^ step.wrapping_mul(whetstone::types::GOLDEN_GAMMA))
 }

@@ -13,7 +13,7 @@ use whetstone::params::ParamSet;
 
 use crate::model::{Layout, Model};
 use crate::optim::space::{Slot, Space};
-use crate::texel::{load_traces, split, Data};
+use crate::model::{load_traces, split, Data};
 
 pub struct TexelFitness {
     layout: Layout,
@@ -60,14 +60,18 @@ impl TexelFitness {
 
     /// The space without the values seen in fewer than `min_coverage` training positions
     /// (phase-weighted, as `tune texel --min-coverage`); the fitness tunes that space from now on.
-    pub fn keep_covered(&mut self, min_coverage: f64) -> (Space, Vec<String>) {
-        let coverage = Model { layout: &self.layout, store: &self.data.train }.coverage();
-        let (kept, rare): (Vec<_>, Vec<_>) = self.space.dims.iter().cloned().partition(|d| match d.slot {
-            Slot::Eval(i) => coverage[i] >= min_coverage,
-            _ => true,
-        });
+    pub fn keep_covered(&mut self, min_coverage: f64, names: &[String]) -> (Space, Vec<String>) {
+        let model = Model { layout: &self.layout, store: &self.data.train };
+        let evals: Vec<usize> =
+            self.space.dims.iter().filter_map(|d| if let Slot::Eval(i) = d.slot { Some(i) } else { None }).collect();
+        let (_, rare) = model.keep_covered(&evals, min_coverage, names);
+        let rare: std::collections::HashSet<usize> = rare.into_iter().collect();
+        let (kept, frozen): (Vec<_>, Vec<_>) =
+            self.space.dims.iter().cloned().partition(|d| !matches!(d.slot, Slot::Eval(i) if rare.contains(&i)));
         self.space = Space { dims: kept };
-        (self.space.clone(), rare.into_iter().map(|d| d.name).collect())
+        // Named as the params file names them (`pst.pawn[a1].mg`), as `tune texel` and the report do.
+        let frozen = frozen.into_iter().filter_map(|d| if let Slot::Eval(i) = d.slot { Some(names[i].clone()) } else { None });
+        (self.space.clone(), frozen.collect())
     }
 
     pub fn describe(&self) -> String {

@@ -1,15 +1,18 @@
 //! The tuner's model of the evaluation: every position as its coefficient trace in a compact
 //! struct-of-arrays store, and the evaluation, loss and gradient computed from the traces alone
-//! (no board), in double precision.
+//! (no board), in double precision. `traces.rs` loads labelled positions into the store and holds
+//! out a validation set.
 
 mod batch;
 mod kernel;
 pub mod objective;
 pub mod store;
+pub mod traces;
 mod vmath;
 
 pub use kernel::Kernel;
 pub use objective::{Layout, Model};
+pub use traces::{load_traces, split, Data};
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -346,6 +346,28 @@ impl Model<'_> {
         (Totals::sum(&totals.squared_error), grad)
     }
 
+    /// The values of `selected` seen in at least `min_coverage` positions (to tune) and the rest
+    /// (to leave frozen, with a note on the terminal naming a few): rare piece-square entries and
+    /// mobility counts otherwise fit noise. Every Texel-based run selects its values here.
+    pub fn keep_covered(&self, selected: &[usize], min_coverage: f64, names: &[String]) -> (Vec<usize>, Vec<usize>) {
+        let coverage = self.coverage();
+        let (kept, rare): (Vec<usize>, Vec<usize>) =
+            selected.iter().partition(|&&i| coverage[i] >= min_coverage);
+        if !rare.is_empty() {
+            let examples: Vec<String> =
+                rare.iter().take(6).map(|&i| format!("{} ({:.0})", names[i], coverage[i])).collect();
+            eprintln!(
+                "{} of {} values stay frozen, seen in fewer than {} positions (--min-coverage): {}{}",
+                rare.len(),
+                selected.len(),
+                min_coverage,
+                examples.join(", "),
+                if rare.len() > examples.len() { ", ..." } else { "" }
+            );
+        }
+        (kept, rare)
+    }
+
     /// How much data speaks to each value: per slot, the number of positions where it has a
     /// non-zero coefficient, each weighted by its phase share (a middle-game value counts
     /// phase/24 of a position, an end-game value the rest). King-safety unit weights count whole

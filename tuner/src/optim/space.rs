@@ -182,6 +182,27 @@ impl Space {
             .flat_map(|(v, d)| [d.name.clone(), crate::run::format_value(v)])
             .collect()
     }
+
+    /// The values that moved most, relative to their range.
+    pub fn largest_changes(&self, values: &[f64], n: usize) -> String {
+        let mut moved: Vec<(usize, f64)> = self
+            .dims
+            .iter()
+            .zip(values)
+            .enumerate()
+            .map(|(i, (d, v))| (i, (v - d.start) / (d.max - d.min).max(1e-12)))
+            .filter(|(_, r)| *r != 0.0)
+            .collect();
+        moved.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
+        moved
+            .iter()
+            .take(n)
+            .map(|&(i, _)| {
+                let d = &self.dims[i];
+                format!("  {:<36} {:>8} -> {:>8}\n", d.name, crate::run::format_value(d.start), crate::run::format_value(values[i]))
+            })
+            .collect()
+    }
 }
 
 fn parse_line(line: &str) -> Result<Dim> {

@@ -13,7 +13,7 @@ use super::limit::MoveLimit;
 use super::runner::Contestant;
 use super::uci_engine::EngineSpec;
 
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, serde::Serialize)]
 pub struct PlayArgs {
     /// Worker threads, each playing its own games [default: the number of cores].
     #[arg(long, value_name = "N")]
@@ -48,6 +48,8 @@ pub struct PlayArgs {
     /// this many consecutive moves of each side, the other side agreeing (0: off).
     #[arg(long, default_value_t = 3, value_name = "MOVES")]
     pub resign_moves: u32,
+    /// Resign adjudication: the score (centipawns, from the losing side) at or below whose
+    /// negative a move counts toward --resign-moves.
     #[arg(long, default_value_t = 600, value_name = "CP")]
     pub resign_score: i32,
     /// Resign on the losing side's own score alone, without the opponent's agreement.
@@ -57,8 +59,10 @@ pub struct PlayArgs {
     /// within ±draw-score for draw-moves consecutive moves each (0: off).
     #[arg(long, default_value_t = 40, value_name = "MOVE")]
     pub draw_after: u32,
+    /// Draw adjudication: consecutive moves of each side within ±draw-score.
     #[arg(long, default_value_t = 8, value_name = "MOVES")]
     pub draw_moves: u32,
+    /// Draw adjudication: the largest absolute score (centipawns) that counts as level.
     #[arg(long, default_value_t = 10, value_name = "CP")]
     pub draw_score: i32,
     /// Adjudicate known endgames (KPK exactly, KQK/KRK/KBNK won, dead draws): true or false.

@@ -22,7 +22,8 @@ pub struct Opening {
     pub source: String,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum BookOrder {
     Sequential,
     Random,

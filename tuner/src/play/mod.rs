@@ -1,24 +1,22 @@
 //! Games played by the workbench itself: matches between configurations of our engine (in this
 //! process) or UCI engine binaries, with fastchess's statistics and SPRT; gauntlets against real
-//! engines; self-play data generation.
+//! engines; self-play data generation (the commands themselves are `cmd/match.rs`,
+//! `cmd/gauntlet.rs`, `cmd/datagen.rs`).
 //!
 //! Layout, from one move up to a command:
 //! - `limit.rs` (nodes, depth or clock per move), `player.rs` (what the game loop asks of a player),
 //!   `inprocess.rs` (our engine as a library), `uci_engine.rs` + `external.rs` (a UCI binary);
 //! - `game.rs` (one game: rules, clocks, adjudication, the record), `pgn_out.rs` (the record as PGN);
 //! - `book.rs` (openings), `runner.rs` (game pairs over worker threads), `stats.rs` (Elo, LOS,
-//!   pentanomial, SPRT), `tally.rs` (a run's results), `output.rs` (run folder, progress);
-//! - the commands: `match_cmd.rs`, `gauntlet.rs`, `datagen.rs`, over the shared options in `args.rs`.
+//!   pentanomial, SPRT), `tally.rs` (a run's results), `output.rs` (a run's games.pgn);
+//! - the options every game-playing command shares, in `args.rs`.
 
 pub mod args;
 pub mod book;
-pub mod datagen;
 pub mod external;
 pub mod game;
-pub mod gauntlet;
 pub mod inprocess;
 pub mod limit;
-pub mod match_cmd;
 pub mod output;
 pub mod pgn_out;
 pub mod player;
@@ -26,6 +24,3 @@ pub mod runner;
 pub mod stats;
 pub mod tally;
 pub mod uci_engine;
-
-#[cfg(test)]
-mod commands_tests;

@@ -1,12 +1,12 @@
-//! What a game-playing run leaves in its folder: every game in `games.pgn` (appended as pairs
-//! finish, flushed, so a killed run keeps its games), `summary.json`, and the live progress.
+//! A game-playing run's `games.pgn`: every game appended as its pair finishes and flushed, so a
+//! killed run keeps its games. (The run's folder, `run.json`, `summary.json` and progress bar are
+//! the run layer's, in `run/`.)
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use super::pgn_out::{write_game, PgnContext};
 use super::runner::PairResult;
@@ -44,26 +44,3 @@ impl PgnFile {
         self.writer.flush().with_context(|| format!("writing {}", self.path.display()))
     }
 }
-
-/// Writes `value` as pretty JSON to `path`.
-pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<()> {
-    let text = serde_json::to_string_pretty(value).context("serialising the summary")?;
-    std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
-}
-
-/// A progress bar over games with a message line (hidden with `quiet`).
-pub fn game_bar(games: u64, quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(games);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{pos}/{len} games {bar:25} {per_sec} {msg} [{elapsed_precise}, ETA {eta}]",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
-}
-
-pub use crate::run::{command_line, interrupt_flag};

@@ -1,17 +1,26 @@
-//! The run plumbing every tuner shares (`tune texel`, `pbil`, `clop`, `spsa`): the run folder and
-//! its files (written through a temporary name, so a kill never leaves half a file), the command
-//! line and dates in `run.json`, CSV and JSON logs, checkpoints for `--resume`, Ctrl-C, progress
-//! bars, and the end of every run: the tuned params as TOML and as a Rust module, and the report.
+//! The run layer every command that produces a run shares (`tune texel`, `pbil`, `clop`, `spsa`,
+//! `match`, `gauntlet`, `datagen`, `report`): the run folder and its files (written through a
+//! temporary name, so a kill never leaves half a file), the command line, options and dates in
+//! `run.json`, CSV and JSON logs, checkpoints for `--resume`, Ctrl-C, the step loop's end
+//! (`steps.rs`), progress bars (`progress.rs`) and the log rows other layers read (`logs.rs`).
+//! It knows nothing of chess beyond writing a params file: everything above may use it, it uses
+//! nothing above it.
+
+mod logs;
+mod progress;
+mod steps;
+
+pub use logs::EpochLog;
+pub use progress::{game_bar, progress_bar};
+pub use steps::Steps;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use whetstone::params::{to_rust_module, ParamSet};
 
 /// A run's output folder.
 pub struct RunDir {
@@ -145,25 +154,15 @@ impl RunDir {
         }
         self.write_json("run.json", &meta)
     }
+}
 
-    /// The tuned values as `<stem>.toml` and the Rust module `<stem>_params.rs` (what `tune export`
-    /// bakes into the engine). Returns the TOML's path.
-    pub fn export(&self, tuned: &ParamSet, stem: &str, rust_name: &str) -> Result<PathBuf> {
-        let toml_path = self.file(&format!("{stem}.toml"));
-        self.write(&format!("{stem}.toml"), &tuned.to_toml())?;
-        self.write(rust_name, &to_rust_module(tuned, &toml_path.display().to_string()))?;
-        Ok(toml_path)
+/// Checked before anything is loaded or created: `--resume` needs a run with a checkpoint in `dir`.
+pub fn check_resumable(dir: &Path) -> Result<()> {
+    let checkpoint = dir.join("checkpoint.json");
+    if !checkpoint.is_file() {
+        anyhow::bail!("--resume: no checkpoint in {} (no run to resume there)", dir.display());
     }
-
-    /// The report of the run (workbook, images, index.html) in `report/`; a report that cannot be
-    /// drawn (no fonts, say) is a warning, never the loss of a finished run.
-    pub fn report(&self, params: &ParamSet, baseline: Option<&ParamSet>) {
-        let out = self.file("report");
-        match crate::report::write_report(params, baseline, Some(&self.dir), &out) {
-            Ok(index) => eprintln!("report: {}", index.display()),
-            Err(e) => eprintln!("report not written: {e:#}"),
-        }
-    }
+    Ok(())
 }
 
 /// Reads a logged number that JSON wrote as `null` (NaN: a column that does not apply) back
@@ -210,17 +209,6 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
 /// The command line as typed, for the run's records.
 pub fn command_line() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")
-}
-
-/// A progress bar over `len` steps named `unit` with a message (hidden with `quiet`).
-pub fn progress_bar(len: u64, unit: &str, quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    let template = format!("{unit} {{pos}}/{{len}} {{bar:25}} {{msg}} [{{elapsed_precise}}, ETA {{eta}}]");
-    bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
-    bar
 }
 
 #[cfg(test)]

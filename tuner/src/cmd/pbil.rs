@@ -12,11 +12,11 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{end_step, resumable, FitnessKind, Setup, TuneArgs};
+use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Fitness, Games, Trial};
 use crate::optim::pbil::{Pbil, PbilSettings};
 use crate::play::stats::elo_from_score;
-use crate::run::{interrupt_flag, progress_bar};
+use crate::run::{Steps};
 
 /// Population-based incremental learning (Baluja 1994): Gray-coded values, a probability per
 /// bit, learning toward each generation's best individual and away from its worst.
@@ -25,7 +25,7 @@ use crate::run::{interrupt_flag, progress_bar};
 /// scored by the Texel loss over the bundled self-play positions, 32 individuals for 1,500
 /// generations (about three minutes on 2 cores). Results go to reports/pbil: tuned.toml and
 /// eval_params.rs, result.json, log.csv/log.json, trajectory.csv, the report.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, serde::Serialize)]
 pub struct PbilArgs {
     #[command(flatten)]
     pub common: TuneArgs,
@@ -155,8 +155,8 @@ pub fn run(args: &PbilArgs) -> Result<()> {
             }),
         ),
     };
-    setup.run.write_meta("pbil", &format!("{args:?}"), args.common.resume, Some(extra.clone()))?;
-    setup.finish(&values, state.games.played(), extra)
+    setup.run.write_meta("pbil", args, args.common.resume, Some(extra.clone()))?;
+    crate::export::finish_tuning(&setup, &values, state.games.played(), extra)
 }
 
 fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State> {
@@ -179,13 +179,7 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
             converged: false,
         }
     };
-    run.write_meta("pbil", &format!("{args:?}"), args.common.resume, None)?;
-    if args.common.resume {
-        run.trim_trajectory(state.generation)?;
-    } else {
-        std::fs::remove_file(run.file("trajectory.csv")).ok();
-        run.append_trajectory("generation", &setup.space.names(), 0, &setup.space.starts())?;
-    }
+    run.write_meta("pbil", args, args.common.resume, None)?;
     eprintln!(
         "PBIL: {} values in {} bits, population {}, {generations} generations; fitness: {}",
         setup.space.len(),
@@ -193,8 +187,14 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
         state.pbil.settings.population,
         setup.fitness.describe()
     );
-    let stop = interrupt_flag();
-    let bar = progress_bar(generations as u64, "generation", args.common.play.quiet);
+    let steps = Steps::begin(run, "generation", generations, generations as u64, "generation", args.common.play.quiet)
+        .with_trajectory(
+            setup.space.names(),
+            &setup.space.starts(),
+            args.common.resume.then_some(state.generation),
+        )?;
+    let stop = steps.stop_flag();
+    let bar = &steps.bar;
     bar.set_position(state.generation as u64);
     while state.generation < generations && !state.converged {
         let started = Instant::now();
@@ -246,8 +246,8 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
                     .collect();
                 let seed = step_seed(args.common.play.seed ^ 0x5eed, state.generation as u64);
                 let results = g
-                    .play(&trials, seed, &stop, &mut |_| {})
-                    .map_err(|e| resumable(e, &stop, format!("generation {}", state.generation)))?;
+                    .play(&trials, seed, stop, &mut |_| {})
+                    .map_err(|e| steps.resumable(e, format!("generation {}", state.generation)))?;
                 let mut all = Games::default();
                 results.iter().for_each(|r| all.add(r));
                 state.games.add(&all);
@@ -283,9 +283,9 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
         });
         bar.set_position(state.generation as u64);
         state.log.push(entry);
-        end_step(setup, &state.log, "generation", state.generation, &current, &state, &stop, &bar)?;
+        steps.end(&state.log, state.generation, &current, &state)?;
     }
-    bar.finish_and_clear();
+    steps.finish();
     if state.converged {
         eprintln!("converged at generation {} (entropy below {})", state.generation, args.converged);
     }

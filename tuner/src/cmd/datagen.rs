@@ -20,15 +20,15 @@ use rand_chacha::ChaCha8Rng;
 use whetstone::movegen::legal_moves;
 use whetstone::Position;
 
-use super::args::PlayArgs;
-use super::output::{command_line, game_bar, interrupt_flag, write_json};
-use super::pgn_out::{write_game, PgnContext};
-use super::runner::{self, Contestant, Flow, PairJob, PairResult};
+use crate::play::args::PlayArgs;
+use crate::run::{game_bar, RunDir};
+use crate::play::pgn_out::{write_game, PgnContext};
+use crate::play::runner::{self, Contestant, Flow, PairJob, PairResult};
 use crate::dataset::formats::{format_line, Format};
 use crate::dataset::pgn::{extract_unseen, PgnOptions};
 
 /// Generate labelled positions by self-play at a fixed node count.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, serde::Serialize)]
 pub struct DatagenArgs {
     /// The engine that plays both sides: a params file (in-process).
     #[arg(long, default_value = "params/eval.toml")]
@@ -81,6 +81,8 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
     let schedule = play.opening_schedule(openings.len(), pairs)?;
     let files = RunFiles::new(&args.out);
     let (done, mut seen) = if args.resume { files.restore()? } else { files.create()? };
+    let run = RunDir::create(&args.out)?;
+    run.write_meta("datagen", args, args.resume, None)?;
     let jobs: Vec<PairJob> = (0..pairs)
         .filter(|i| !done.contains(i))
         .map(|i| {
@@ -103,7 +105,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
     let context = PgnContext::new("tune datagen", settings.limit.pgn_tag());
     let options = PgnOptions { skip_plies: args.skip_plies, resolve: false };
     let mut writer = files.writer()?;
-    let stop = interrupt_flag();
+    let stop = crate::run::interrupt_flag();
     let bar = game_bar(2 * jobs.len() as u64, play.quiet);
     let (mut kept, mut plies) = (0usize, 0usize);
     let run_start = Instant::now();
@@ -147,9 +149,9 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         "book": book_name,
         "random_plies": args.random_plies,
         "seed": play.seed,
-        "command": command_line(),
     });
-    write_json(&args.out.join("summary.json"), &summary)
+    run.write_json("summary.json", &summary)?;
+    run.write_meta("datagen", args, args.resume, Some(summary))
 }
 
 /// The opening's FEN after `plies` random legal moves drawn for pair `pair`; a line that ends the

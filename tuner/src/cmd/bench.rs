@@ -8,7 +8,7 @@ use anyhow::Result;
 use whetstone::params::ParamSet;
 
 use crate::model::{Kernel, Layout, Model};
-use crate::texel::load_traces;
+use crate::model::load_traces;
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {

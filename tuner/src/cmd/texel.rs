@@ -8,20 +8,18 @@
 //! 4. Write the tuned params (TOML and the Rust module), a loss-curve PNG and a summary.
 
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
-use whetstone::eval::{trace_into, Tracer};
 use whetstone::params::ParamSet;
 
-use crate::dataset::{self, LoadOptions};
-use crate::model::store::{shuffle, Compact, TraceStore};
-use crate::model::{Kernel, Layout, Model};
+use crate::export::{write_params, write_report};
+use crate::model::store::shuffle;
+use crate::model::{load_traces, split, Data, Kernel, Layout, Model};
 use crate::optim::{local_search_pass, Adam};
 use crate::report;
-use crate::run::RunDir;
+use crate::run::{EpochLog, RunDir, Steps};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Optimizer {
@@ -81,9 +79,9 @@ pub struct TexelArgs {
     /// set); rescaled values won more games against the hand-set ones at 1 s + 10 ms.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub keep_scale: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Worker threads for loading and the loss [default: all cores] (`--threads` is accepted too).
+    #[arg(long, alias = "threads", value_name = "N")]
+    pub concurrency: Option<usize>,
     /// Run folder: logs, checkpoint, tuned params, plots.
     #[arg(long, default_value = "reports/texel")]
     pub out: PathBuf,
@@ -100,24 +98,8 @@ pub struct TexelArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Hide progress bars.
-    #[arg(long)]
+    #[arg(long, short)]
     pub quiet: bool,
-}
-
-/// One epoch's log line.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct EpochLog {
-    pub epoch: usize,
-    #[serde(deserialize_with = "crate::run::nan_if_null")]
-    pub train_loss: f64,
-    #[serde(deserialize_with = "crate::run::nan_if_null")]
-    pub valid_loss: f64,
-    #[serde(deserialize_with = "crate::run::nan_if_null")]
-    pub k: f64,
-    #[serde(deserialize_with = "crate::run::nan_if_null")]
-    pub learning_rate: f64,
-    #[serde(deserialize_with = "crate::run::nan_if_null")]
-    pub seconds: f64,
 }
 
 /// Everything needed to continue a run exactly.
@@ -131,63 +113,8 @@ pub struct Checkpoint {
     pub best_loss: f64,
 }
 
-thread_local! {
-    /// One reusable tracer per loading thread.
-    static TRACER: std::cell::RefCell<Tracer> = std::cell::RefCell::new(Tracer::new(whetstone::eval::baked::idx::COUNT));
-}
-
-/// Traced datasets, split into training and validation sets.
-pub struct Data {
-    pub train: TraceStore,
-    pub valid: TraceStore,
-}
-
-/// Loads files into one trace store, printing rates and problems.
-pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<TraceStore> {
-    let mut compacts = Vec::new();
-    for path in paths {
-        let start = Instant::now();
-        let (items, summary) = dataset::load(path, &LoadOptions { strict, progress }, |pos, result| {
-            TRACER.with(|t| {
-                let tracer = &mut t.borrow_mut();
-                let context = trace_into(pos, tracer);
-                Compact::from_tracer(tracer, &context, result)
-            })
-        })
-        .with_context(|| format!("loading {}", path.display()))?;
-        let secs = start.elapsed().as_secs_f64();
-        eprintln!(
-            "{}: {} positions in {:.2} s ({:.0}/s); {} lines skipped",
-            path.display(),
-            summary.loaded,
-            secs,
-            summary.loaded as f64 / secs.max(1e-9),
-            summary.skipped
-        );
-        for problem in summary.problems.iter().take(5) {
-            eprintln!("  {problem}");
-        }
-        compacts.extend(items);
-    }
-    Ok(TraceStore::from_compacts(&compacts))
-}
-
-/// Deterministic hold-out: position i goes to validation when its hash falls below the fraction.
-pub fn split(store: &TraceStore, fraction: f64, seed: u64) -> Data {
-    let is_valid = |i: usize| {
-        let mut z = (i as u64).wrapping_add(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) as f64 / u64::MAX as f64) < fraction
-    };
-    Data {
-        train: store.subset((0..store.len()).filter(|&i| !is_valid(i))),
-        valid: store.subset((0..store.len()).filter(|&i| is_valid(i))),
-    }
-}
-
 pub fn run(args: &TexelArgs) -> Result<()> {
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     pool.install(|| run_in_pool(args))
 }
@@ -195,6 +122,11 @@ pub fn run(args: &TexelArgs) -> Result<()> {
 fn run_in_pool(args: &TexelArgs) -> Result<()> {
     let set = ParamSet::load(&args.params)?;
     set.check_layout(&ParamSet::baked(), &args.params.display().to_string())?;
+    crate::dataset::check_files("--data", &args.data)?;
+    crate::dataset::check_files("--valid", &args.valid)?;
+    if args.resume {
+        crate::run::check_resumable(&args.out)?;
+    }
     RunDir::create(&args.out)?;
     let progress = !args.quiet;
     let all = load_traces(&args.data, args.strict, progress)?;
@@ -225,27 +157,15 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
     if matching.is_empty() {
         bail!("no tunable values match {:?}", args.only);
     }
-    let coverage = Model { layout: &Layout::new(&set), store: &data.train }.coverage();
-    let (selected, rare): (Vec<usize>, Vec<usize>) =
-        matching.iter().partition(|&&i| coverage[i] >= args.min_coverage);
-    if !rare.is_empty() {
-        let names = set.value_names();
-        let examples: Vec<String> =
-            rare.iter().take(6).map(|&i| format!("{} ({:.0})", names[i], coverage[i])).collect();
-        eprintln!(
-            "{} of {} values stay frozen, seen in fewer than {} positions (--min-coverage): {}{}",
-            rare.len(),
-            matching.len(),
-            args.min_coverage,
-            examples.join(", "),
-            if rare.len() > examples.len() { ", ..." } else { "" }
-        );
-    }
+    let model = Model { layout: &Layout::new(&set), store: &data.train };
+    let (selected, rare) = model.keep_covered(&matching, args.min_coverage, &set.value_names());
     if selected.is_empty() {
         bail!("every matching value is below --min-coverage {}", args.min_coverage);
     }
     let outcome = optimise(args, &set, &data, &selected)?;
-    finish(args, &set, &data, &outcome)
+    let names = set.value_names();
+    let frozen: Vec<&str> = rare.iter().map(|&i| names[i].as_str()).collect();
+    finish(args, &set, &data, &outcome, &frozen)
 }
 
 /// The state at the end of optimisation.
@@ -253,7 +173,6 @@ pub struct Outcome {
     pub weights: Vec<f64>,
     pub k: f64,
     pub log: Vec<EpochLog>,
-    pub interrupted: bool,
 }
 
 /// Runs (or resumes) the epochs; writes logs and checkpoints as it goes.
@@ -263,6 +182,7 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
     let valid = Model { layout: &layout, store: &data.valid };
     let bounds = set.value_bounds();
     let run = RunDir::create(&args.out)?;
+    run.write_meta("texel", args, args.resume, None)?;
     let start: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
     let mut state = if args.resume {
         let c: Checkpoint = run.load_checkpoint()?;
@@ -299,17 +219,9 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
         }
     };
 
-    let interrupted = crate::run::interrupt_flag();
-    let bar = if args.quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(args.epochs as u64)
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("epoch {pos}/{len} {bar:30} {msg} ETA {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar.set_position(state.epoch as u64);
+    let steps = Steps::begin(&run, "epoch", args.epochs, args.epochs as u64, "epoch", args.quiet)
+        .checkpoint_every(args.checkpoint_every);
+    steps.bar.set_position(state.epoch as u64);
     let run_start = Instant::now();
     while state.epoch < args.epochs {
         let epoch_start = Instant::now();
@@ -365,29 +277,18 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
             learning_rate: state.adam.learning_rate,
             seconds: epoch_start.elapsed().as_secs_f64(),
         };
-        bar.set_message(format!("train {:.6} valid {:.6}", entry.train_loss, entry.valid_loss));
-        bar.set_position(state.epoch as u64);
+        steps.bar.set_message(format!("train {:.6} valid {:.6}", entry.train_loss, entry.valid_loss));
+        steps.bar.set_position(state.epoch as u64);
         state.log.push(entry);
-        run.write_log(&state.log)?;
-        let stop = interrupted.load(Ordering::SeqCst);
-        if stop || state.epoch % args.checkpoint_every.max(1) == 0 || state.epoch == args.epochs {
-            run.save_checkpoint(&state)?;
-        }
-        if stop {
-            bar.abandon_with_message("interrupted: checkpoint written; continue with --resume");
-            return Ok(Outcome { weights: state.weights, k: state.k, log: state.log, interrupted: true });
-        }
+        steps.end(&state.log, state.epoch, &[], &state)?;
     }
-    bar.finish();
+    steps.finish();
     eprintln!("{} epochs in {:.1} s", args.epochs, run_start.elapsed().as_secs_f64());
-    Ok(Outcome { weights: state.weights, k: state.k, log: state.log, interrupted: false })
+    Ok(Outcome { weights: state.weights, k: state.k, log: state.log })
 }
 
 /// Tuned values rounded into the set, written as TOML and Rust, with the plot and summary.
-fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Outcome) -> Result<()> {
-    if outcome.interrupted {
-        bail!("interrupted after epoch {}; run again with --resume to continue", outcome.log.len() - 1);
-    }
+fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Outcome, frozen: &[&str]) -> Result<()> {
     let layout = Layout::new(set);
     let train = Model { layout: &layout, store: &data.train };
     // The scale drift: a K refitted on the tuned values above the run's K means the tuned
@@ -407,7 +308,7 @@ fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Outcome) -> R
     let rounded: Vec<i32> = weights.iter().map(|w| w.round() as i32).collect();
     tuned.set_values(&rounded);
     let run = RunDir::create(&args.out)?;
-    let toml_path = run.export(&tuned, "tuned", "eval_params.rs")?;
+    let toml_path = write_params(&run, &tuned, "tuned", "eval_params.rs")?;
     let start: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
     let end: Vec<f64> = rounded.iter().map(|&v| v as f64).collect();
     let summary = report::summary(
@@ -452,11 +353,12 @@ fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Outcome) -> R
         "valid_loss": last.map(|e| e.valid_loss).filter(|v| v.is_finite()),
         "k_refitted": refit,
     });
+    run.write_json("result.json", &serde_json::json!({ "values_changed": end.iter().zip(&start).filter(|(a, b)| a != b).count(), "frozen": frozen, "k": outcome.k }))?;
     run.write_meta("texel", args, args.resume, Some(results))?;
-    run.report(&tuned, Some(set));
+    write_report(&run, &tuned, Some(set));
     println!("{summary}");
     println!(
-        "wrote {}/tuned.toml, eval_params.rs, log.csv, log.json, summary.txt, loss.png, run.json, report/\n\
+        "wrote {}/tuned.toml, eval_params.rs, log.csv, log.json, summary.txt, loss.png, result.json, run.json, report/\n\
          bake it into the engine with: tune export --params {}",
         args.out.display(),
         toml_path.display()
@@ -469,18 +371,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::model::tests::random_positions;
-    use whetstone::eval::trace;
-
-    fn data() -> Data {
-        let positions = random_positions(3000, 3);
-        let compacts: Vec<Compact> = positions
-            .iter()
-            .enumerate()
-            .map(|(i, p)| Compact::new(&trace(p), [0.0, 0.5, 1.0][i % 3]))
-            .collect();
-        split(&TraceStore::from_compacts(&compacts), 0.2, 1)
-    }
+    use crate::model::traces::tests::data;
 
     fn args(out: &Path, epochs: usize, resume: bool) -> TexelArgs {
         TexelArgs {
@@ -496,7 +387,7 @@ mod tests {
             min_coverage: 0.0,
             l2: 0.0,
             keep_scale: true,
-            threads: None,
+            concurrency: None,
             out: out.to_path_buf(),
             checkpoint_every: 2,
             resume,
@@ -504,15 +395,6 @@ mod tests {
             seed: 1,
             quiet: true,
         }
-    }
-
-    #[test]
-    fn split_is_deterministic_and_partitions() {
-        let d = data();
-        let again = data();
-        assert_eq!(d.train.len() + d.valid.len(), 3000);
-        assert!(d.valid.len() > 450 && d.valid.len() < 750, "{}", d.valid.len());
-        assert_eq!(d.valid, again.valid);
     }
 
     #[test]

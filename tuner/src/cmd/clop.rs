@@ -10,12 +10,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::{end_step, resumable, FitnessKind, Setup, TuneArgs};
+use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Fitness, Games, Trial};
 use crate::optim::clop::{Clop, ClopSettings, Correlations, Outcome};
 use crate::optim::clop_problems::{simple_regret, Problem};
 use crate::play::stats::{elo_from_score, GameScore};
-use crate::run::{interrupt_flag, progress_bar};
+use crate::run::{Steps};
 
 /// CLOP (Coulom, ACG 2011): a quadratic logistic regression of the game outcome over the
 /// parameters, samples drawn where the regression is confident the optimum may be, and the
@@ -25,7 +25,7 @@ use crate::run::{interrupt_flag, progress_bar};
 ///
 /// `tune clop --problem log --games 10000 --runs 100` runs the paper's test problems instead and
 /// prints the expected simple regret.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, serde::Serialize)]
 pub struct ClopArgs {
     #[command(flatten)]
     pub common: TuneArgs,
@@ -48,7 +48,8 @@ pub struct ClopArgs {
     pub runs: usize,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum CorrelationsArg {
     All,
     Diagonal,
@@ -123,8 +124,8 @@ pub fn run(args: &ClopArgs) -> Result<()> {
         "estimate: win rate {:.3} [{:.3}, {:.3}] against the start over {} samples",
         estimate.win_rate, estimate.win_rate_low, estimate.win_rate_high, estimate.samples
     );
-    setup.run.write_meta("clop", &format!("{args:?}"), args.common.resume, Some(extra.clone()))?;
-    setup.finish(&values, state.games.played(), extra)
+    setup.run.write_meta("clop", args, args.common.resume, Some(extra.clone()))?;
+    crate::export::finish_tuning(&setup, &values, state.games.played(), extra)
 }
 
 /// Plays until `budget` games (or `halt_at`, as a kill would, in tests).
@@ -142,16 +143,16 @@ fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -
             log: Vec::new(),
         }
     };
-    run.write_meta("clop", &format!("{args:?}"), args.common.resume, None)?;
-    if args.common.resume {
-        run.trim_trajectory(state.clop.samples())?;
-    } else {
-        std::fs::remove_file(run.file("trajectory.csv")).ok();
-        run.append_trajectory("samples", &setup.space.names(), 0, &setup.space.starts())?;
-    }
+    run.write_meta("clop", args, args.common.resume, None)?;
     eprintln!("CLOP: {} values, {budget} games; fitness: {}", setup.space.len(), fitness.describe());
-    let stop = interrupt_flag();
-    let bar = progress_bar(budget, "games", args.common.play.quiet);
+    let steps = Steps::begin(run, "samples", usize::MAX, budget, "games", args.common.play.quiet)
+        .with_trajectory(
+            setup.space.names(),
+            &setup.space.starts(),
+            args.common.resume.then_some(state.clop.samples()),
+        )?;
+    let stop = steps.stop_flag();
+    let bar = &steps.bar;
     let games_done = |s: &State| s.games.played() + s.games.failed;
     bar.set_position(games_done(&state));
     let per_sample = fitness.games_per_trial(1) as u64;
@@ -169,8 +170,8 @@ fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -
             .map(|u| Trial { candidate: setup.space.unit_to_values(u), opponent: None, games: 1 })
             .collect();
         let results = fitness
-            .play(&trials, step_seed(args.common.play.seed ^ 0x5eed, first), &stop, &mut |_| {})
-            .map_err(|e| resumable(e, &stop, format!("{} samples", state.clop.samples())))?;
+            .play(&trials, step_seed(args.common.play.seed ^ 0x5eed, first), stop, &mut |_| {})
+            .map_err(|e| steps.resumable(e, format!("{} samples", state.clop.samples())))?;
         for (u, games) in points.iter().zip(&results) {
             for score in games.outcomes() {
                 state.clop.record(
@@ -201,9 +202,9 @@ fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -
             estimate.win_rate, estimate.win_rate_low, estimate.win_rate_high
         ));
         let values = setup.space.unit_to_values(&estimate.mean);
-        end_step(setup, &state.log, "samples", state.clop.samples(), &values, &state, &stop, &bar)?;
+        steps.end(&state.log, state.clop.samples(), &values, &state)?;
     }
-    bar.finish_and_clear();
+    steps.finish();
     Ok(state)
 }
 

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::formats::{format_line, Format};
-use super::pgn::{extract, PgnOptions, PgnReport};
-use super::split::{same_file, split, SplitReport};
-use super::stats::stats;
-use super::{load, LoadOptions, LoadSummary};
+use crate::dataset::formats::{format_line, Format};
+use crate::dataset::pgn::{extract, PgnOptions, PgnReport};
+use crate::dataset::split::{same_file, split, SplitReport};
+use crate::dataset::stats::stats;
+use crate::dataset::{load, LoadOptions, LoadSummary};
 
 /// Dataset statistics, conversion and splitting.
 ///
@@ -201,9 +201,9 @@ fn convert_pgn(
     let mut file = File::open(input).with_context(|| format!("cannot open {name}"))?;
     let mut head = Vec::with_capacity(64 << 10);
     (&mut file).take(64 << 10).read_to_end(&mut head).with_context(|| format!("reading {name}"))?;
-    super::load::check_text(&head, &name)?;
+    crate::dataset::load::check_text(&head, &name)?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let bar = super::load::progress_bar(progress, size, &name);
+    let bar = crate::dataset::load::progress_bar(progress, size, &name);
     bar.inc(head.len() as u64);
     let reader = std::io::Cursor::new(head).chain(Counting { inner: file, bar: bar.clone() });
     let mut out = create(output, format)?;

@@ -13,11 +13,11 @@ use serde::{Deserialize, Serialize};
 use whetstone::params::ParamSet;
 use whetstone::search::SearchParams;
 
-use super::{end_step, resumable, FitnessKind, Setup, TuneArgs};
+use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Fitness, Games, Trial};
 use crate::optim::space::import_openbench;
 use crate::optim::spsa::{Perturbation, Spsa};
-use crate::run::{interrupt_flag, progress_bar, RunDir};
+use crate::run::{RunDir, Steps};
 
 /// Simultaneous perturbation stochastic approximation: every iteration perturbs all selected
 /// values at once by ±c_k, plays the plus vector against the minus vector (a game pair), and
@@ -28,7 +28,7 @@ use crate::run::{interrupt_flag, progress_bar, RunDir};
 /// rate r_end follow OpenBench (defaults: c_end about a tenth of the value, r_end 0.02, measured
 /// better than OpenBench's 0.002 for runs of a few thousand games; set them with --c-end/--r-end or
 /// edit them through --export-openbench / --space).
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, serde::Serialize)]
 pub struct SpsaArgs {
     #[command(flatten)]
     pub common: TuneArgs,
@@ -117,8 +117,8 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         extra["start_loss"] = t.loss(&setup.space.starts()).into();
         extra["loss"] = t.loss(&state.spsa.theta).into();
     }
-    setup.run.write_meta("spsa", &format!("{args:?}"), args.common.resume, Some(extra.clone()))?;
-    setup.finish(&state.spsa.theta, state.games.played(), extra)
+    setup.run.write_meta("spsa", args, args.common.resume, Some(extra.clone()))?;
+    crate::export::finish_tuning(&setup, &state.spsa.theta, state.games.played(), extra)
 }
 
 /// --import-openbench: OpenBench's final values into the params files.
@@ -131,8 +131,8 @@ fn import(args: &SpsaArgs, path: &std::path::Path) -> Result<()> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let n = import_openbench(&text, &path.display().to_string(), &mut eval, &mut search)?;
     let run = RunDir::create(&args.common.out("spsa"))?;
-    let toml = run.export(&eval, "tuned", "eval_params.rs")?;
-    run.export(&search, "search", "search_params.rs")?;
+    let toml = crate::export::write_params(&run, &eval, "tuned", "eval_params.rs")?;
+    crate::export::write_params(&run, &search, "search", "search_params.rs")?;
     println!(
         "{n} values from {} written into {} and {}",
         path.display(),
@@ -155,20 +155,20 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
     } else {
         State { spsa: Spsa::new(&setup.space, iterations), games: Games::default(), log: Vec::new() }
     };
-    run.write_meta("spsa", &format!("{args:?}"), args.common.resume, None)?;
-    if args.common.resume {
-        run.trim_trajectory(state.spsa.iteration as usize)?;
-    } else {
-        std::fs::remove_file(run.file("trajectory.csv")).ok();
-        run.append_trajectory("iteration", &setup.space.names(), 0, &setup.space.starts())?;
-    }
+    run.write_meta("spsa", args, args.common.resume, None)?;
     eprintln!(
         "SPSA: {} values, {iterations} iterations; fitness: {}",
         setup.space.len(),
         setup.fitness.describe()
     );
-    let stop = interrupt_flag();
-    let bar = progress_bar(iterations, "iteration", args.common.play.quiet);
+    let steps = Steps::begin(run, "iteration", iterations as usize, iterations, "iteration", args.common.play.quiet)
+        .with_trajectory(
+            setup.space.names(),
+            &setup.space.starts(),
+            args.common.resume.then_some(state.spsa.iteration as usize),
+        )?;
+    let stop = steps.stop_flag();
+    let bar = &steps.bar;
     bar.set_position(state.spsa.iteration);
     while state.spsa.iteration < halt_at.unwrap_or(iterations).min(iterations) {
         let started = Instant::now();
@@ -183,10 +183,10 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
             setup,
             &perturbations,
             step_seed(args.common.play.seed ^ 0x5eed, first),
-            &stop,
+            stop,
             &mut state.games,
         )
-        .map_err(|e| resumable(e, &stop, format!("iteration {}", state.spsa.iteration)))?;
+        .map_err(|e| steps.resumable(e, format!("iteration {}", state.spsa.iteration)))?;
         for (p, result) in perturbations.iter().zip(results) {
             state.spsa.update(p, result);
         }
@@ -211,9 +211,9 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
             format!("loss {loss:.6}")
         });
         let step = state.spsa.iteration as usize;
-        end_step(setup, &state.log, "iteration", step, &state.spsa.theta, &state, &stop, &bar)?;
+        steps.end(&state.log, step, &state.spsa.theta, &state)?;
     }
-    bar.finish_and_clear();
+    steps.finish();
     Ok(state)
 }
 

@@ -1,15 +1,9 @@
-//! The black-box tuners' runs: `tune pbil`, `tune clop`, `tune spsa`, one file each, over the
-//! options and set-up they share here: what to tune (a params file and search constants chosen by
-//! glob, or an OpenBench space file), the fitness (Texel loss, self-play games, a command), the
-//! run folder, and the end of every run (`result.json`, the tuned params as TOML and Rust, the
-//! OpenBench lines, the report).
-
-pub mod clop;
-pub mod pbil;
-pub mod spsa;
+//! What the black-box tuners (`tune pbil`, `clop`, `spsa`) share before their first step: the
+//! options that choose what to tune (a params file and search constants chosen by glob, or an
+//! OpenBench space file) and where scores come from (Texel loss, self-play games, a command), and
+//! the set-up built from them, with every error raised before anything runs.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context, Result};
 use whetstone::params::ParamSet;
@@ -19,10 +13,10 @@ use crate::fitness::command::CommandFitness;
 use crate::fitness::selfplay::SelfPlay;
 use crate::fitness::texel::TexelFitness;
 use crate::fitness::{Fitness, GameFitness};
-use crate::optim::space::{Slot, Space};
+use crate::optim::space::Space;
 use crate::play::args::PlayArgs;
 use crate::play::limit::MoveLimit;
-use crate::run::{format_value, RunDir};
+use crate::run::RunDir;
 
 /// The bundled data the Texel fitness reads by default: positions from our own self-play games,
 /// on which Texel tuning gained the most (see the README).
@@ -41,7 +35,7 @@ pub enum FitnessKind {
 }
 
 /// Options every black-box tuner shares.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, serde::Serialize)]
 pub struct TuneArgs {
     /// Evaluation params file: starting values and bounds.
     #[arg(long, default_value = "params/eval.toml")]
@@ -111,6 +105,8 @@ pub struct Setup {
     pub run: RunDir,
     /// Whether the space came from the params files (so the result is written back as params).
     pub from_params: bool,
+    /// Selected values left as they are (seen in too few positions for the Texel fitness).
+    pub frozen: Vec<String>,
 }
 
 impl TuneArgs {
@@ -121,6 +117,12 @@ impl TuneArgs {
     /// The space, the fitness and the run folder; every error before anything runs.
     pub fn setup(&self, tool: &str, default_fitness: FitnessKind) -> Result<Setup> {
         let kind = self.fitness.unwrap_or(default_fitness);
+        if self.resume {
+            crate::run::check_resumable(&self.out(tool))?;
+        }
+        if kind == FitnessKind::Texel {
+            crate::dataset::check_files("--data", &self.data)?;
+        }
         let eval = ParamSet::load(&self.params)?;
         eval.check_layout(&ParamSet::baked(), &self.params.display().to_string())?;
         let search = match &self.search_params {
@@ -150,6 +152,7 @@ impl TuneArgs {
                 (d.min, d.max) = (d.min.max(d.start - r), d.max.min(d.start + r));
             }
         }
+        let mut frozen = Vec::new();
         let fitness = match kind {
             FitnessKind::Texel => {
                 let mut texel = TexelFitness::load(
@@ -161,21 +164,12 @@ impl TuneArgs {
                     !self.play.quiet,
                     self.l2,
                 )?;
-                let (covered, rare) = texel.keep_covered(self.min_coverage);
-                if !rare.is_empty() {
-                    eprintln!(
-                        "{} of {} values stay as they are, seen in fewer than {} positions (--min-coverage): {}{}",
-                        rare.len(),
-                        space.len(),
-                        self.min_coverage,
-                        rare.iter().take(6).cloned().collect::<Vec<_>>().join(", "),
-                        if rare.len() > 6 { ", ..." } else { "" }
-                    );
-                }
+                let (covered, rare) = texel.keep_covered(self.min_coverage, &eval.value_names());
                 if covered.dims.is_empty() {
                     bail!("every selected value is below --min-coverage {}", self.min_coverage);
                 }
                 space = covered;
+                frozen = rare;
                 Fitness::Texel(Box::new(texel))
             }
             FitnessKind::Selfplay => Fitness::Games(Box::new(self.selfplay(&space, &eval, &search)?)),
@@ -189,7 +183,7 @@ impl TuneArgs {
             }
         };
         let run = RunDir::create(&self.out(tool))?;
-        Ok(Setup { space, eval, search, fitness, run, from_params })
+        Ok(Setup { space, eval, search, fitness, run, from_params, frozen })
     }
 
     /// The values to tune: --only globs over both sets' term names; each glob must match.
@@ -248,112 +242,8 @@ impl TuneArgs {
     }
 }
 
-/// An error from a step's games; after Ctrl-C it says where the checkpoint stands.
-fn resumable(e: anyhow::Error, stop: &AtomicBool, checkpoint_at: String) -> anyhow::Error {
-    if stop.load(Ordering::SeqCst) {
-        anyhow::anyhow!("{e}; the checkpoint holds {checkpoint_at}: continue with --resume")
-    } else {
-        e
-    }
-}
-
-/// The end of every step of every tuner: the whole log, the step's trajectory row, the
-/// checkpoint; a Ctrl-C stops the run here, with everything written.
-#[allow(clippy::too_many_arguments)]
-fn end_step<L: serde::Serialize, S: serde::Serialize>(
-    setup: &Setup,
-    log: &[L],
-    step_name: &str,
-    step: usize,
-    values: &[f64],
-    state: &S,
-    stop: &AtomicBool,
-    bar: &indicatif::ProgressBar,
-) -> Result<()> {
-    setup.run.write_log(log)?;
-    setup.run.append_trajectory(step_name, &setup.space.names(), step, values)?;
-    setup.run.save_checkpoint(state)?;
-    if stop.load(Ordering::SeqCst) {
-        bar.abandon();
-        bail!("interrupted after {step_name} {step}: continue with --resume");
-    }
-    Ok(())
-}
-
-impl Setup {
-    /// Whether any tuned value is an evaluation weight / a search constant.
-    fn tunes(&self, eval: bool) -> bool {
-        self.space
-            .dims
-            .iter()
-            .any(|d| matches!((d.slot, eval), (Slot::Eval(_), true) | (Slot::Search(_), false)))
-    }
-
-    /// The end of a run: `result.json` ({"values": {name: value}, "games": n, ...}), the OpenBench
-    /// lines, the tuned params as TOML and Rust modules, the report.
-    pub fn finish(&self, values: &[f64], games: u64, extra: serde_json::Value) -> Result<()> {
-        let playable = self.space.playable(values);
-        let mut named = serde_json::Map::new();
-        for (d, v) in self.space.dims.iter().zip(&playable) {
-            named.insert(d.name.clone(), serde_json::json!(v));
-        }
-        let mut result = serde_json::json!({ "values": named, "games": games });
-        if let (Some(map), serde_json::Value::Object(more)) = (result.as_object_mut(), extra) {
-            map.extend(more);
-        }
-        self.run.write_json("result.json", &result)?;
-        self.run.write("openbench.txt", &self.space.to_openbench(&playable))?;
-        let mut written = vec!["result.json", "openbench.txt"];
-        if self.from_params {
-            let (mut eval, mut search) = (self.eval.clone(), self.search.clone());
-            self.space.apply(&playable, &mut eval, &mut search);
-            if self.tunes(true) {
-                let toml = self.run.export(&eval, "tuned", "eval_params.rs")?;
-                written.extend(["tuned.toml", "eval_params.rs"]);
-                eprintln!(
-                    "bake the evaluation into the engine with: tune export --params {}",
-                    toml.display()
-                );
-            }
-            if self.tunes(false) {
-                self.run.export(&search, "search", "search_params.rs")?;
-                written.extend(["search.toml", "search_params.rs"]);
-            }
-            self.run.report(&eval, Some(&self.eval));
-        }
-        let largest = self.largest_changes(&playable, 12);
-        if !largest.is_empty() {
-            println!("largest changes:\n{largest}");
-        }
-        println!("wrote {} in {}", written.join(", "), self.run.path().display());
-        Ok(())
-    }
-
-    /// The values that moved most, relative to their range.
-    pub fn largest_changes(&self, values: &[f64], n: usize) -> String {
-        let mut moved: Vec<(usize, f64)> = self
-            .space
-            .dims
-            .iter()
-            .zip(values)
-            .enumerate()
-            .map(|(i, (d, v))| (i, (v - d.start) / (d.max - d.min).max(1e-12)))
-            .filter(|(_, r)| *r != 0.0)
-            .collect();
-        moved.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
-        moved
-            .iter()
-            .take(n)
-            .map(|&(i, _)| {
-                let d = &self.space.dims[i];
-                format!("  {:<36} {:>8} -> {:>8}\n", d.name, format_value(d.start), format_value(values[i]))
-            })
-            .collect()
-    }
-}
-
 #[cfg(test)]
-pub mod tests {
+pub(crate) mod tests {
     use std::path::PathBuf;
 
     use clap::Parser;

@@ -1,18 +1,19 @@
 //! `tune match`: two configurations of our engine (or any two UCI engines) play game pairs in
 //! parallel; the run prints fastchess's statistics, may stop on an SPRT decision, and leaves
-//! `games.pgn` and `summary.json`.
+//! `games.pgn`, `summary.json` and `run.json` in its run folder.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use super::args::{distinct_names, PlayArgs};
-use super::output::{command_line, game_bar, interrupt_flag, write_json, PgnFile};
-use super::pgn_out::PgnContext;
-use super::runner::{self, Contestant, Flow, PairJob};
-use super::stats::{EloModel, Sprt};
-use super::tally::Tally;
+use crate::play::args::{distinct_names, PlayArgs};
+use crate::play::output::PgnFile;
+use crate::run::{game_bar, RunDir};
+use crate::play::pgn_out::PgnContext;
+use crate::play::runner::{self, Contestant, Flow, PairJob};
+use crate::play::stats::{EloModel, Sprt};
+use crate::play::tally::Tally;
 
 /// Play two engine configurations against each other.
 ///
@@ -21,7 +22,7 @@ use super::tally::Tally;
 /// opening is played twice, once with each colour (a game pair); statistics are those of
 /// fastchess: W/L/D from --engine's view, pentanomial pair counts, Elo with its 95% interval from
 /// the pentanomial variance, nElo, LOS, and an optional SPRT that stops the match on a decision.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, serde::Serialize)]
 pub struct MatchArgs {
     /// The engine under test: a params file (in-process) or an engine binary.
     #[arg(long, default_value = "params/eval.toml")]
@@ -49,12 +50,13 @@ pub struct MatchArgs {
     pub elo_model: ModelArg,
     #[command(flatten)]
     pub play: PlayArgs,
-    /// Run folder for games.pgn and summary.json [default: reports/match-<engine>-<opponent>].
+    /// Run folder for games.pgn, summary.json and run.json [default: reports/match-<engine>-<opponent>].
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ModelArg {
     Logistic,
     Normalized,
@@ -99,6 +101,8 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     let title = format!("{} vs {}", contestants[0].name(), contestants[1].name());
     let out = args.out.clone().unwrap_or_else(|| default_out(&contestants));
     let context = PgnContext::new(&format!("tune match {title}"), settings.limit.pgn_tag());
+    let run = RunDir::create(&out)?;
+    run.write_meta("match", args, false, None)?;
     let mut pgn = PgnFile::open(&out, context, false)?;
     let concurrency = args.play.concurrency();
     println!(
@@ -107,7 +111,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         settings.limit,
         args.play.seed
     );
-    let stop = interrupt_flag();
+    let stop = crate::run::interrupt_flag();
     let bar = game_bar(2 * pairs as u64, args.play.quiet);
     let mut tally = Tally::default();
     runner::run(&contestants, &jobs, &settings, concurrency, &stop, |pair| {
@@ -159,9 +163,9 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         map.insert("interrupted".into(), (tally.games() < 2 * pairs as u64 && !decided).into());
         map.insert("engine_failures".into(), serde_json::to_value(failures[0])?);
         map.insert("opponent_failures".into(), serde_json::to_value(failures[1])?);
-        map.insert("command".into(), command_line().into());
     }
-    write_json(&out.join("summary.json"), &summary)
+    run.write_json("summary.json", &summary)?;
+    run.write_meta("match", args, false, Some(summary))
 }
 
 fn default_out(contestants: &[Contestant]) -> PathBuf {

@@ -9,14 +9,15 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 
-use super::args::{distinct_names, PlayArgs};
-use super::inprocess::EngineSetup;
-use super::output::{command_line, game_bar, interrupt_flag, write_json, PgnFile};
-use super::pgn_out::PgnContext;
-use super::runner::{self, Contestant, Flow, PairJob};
-use super::stats::performance_rating;
-use super::tally::{Failures, Tally};
-use super::uci_engine::EngineSpec;
+use crate::play::args::{distinct_names, PlayArgs};
+use crate::play::inprocess::EngineSetup;
+use crate::play::output::PgnFile;
+use crate::run::{game_bar, RunDir};
+use crate::play::pgn_out::PgnContext;
+use crate::play::runner::{self, Contestant, Flow, PairJob};
+use crate::play::stats::performance_rating;
+use crate::play::tally::{Failures, Tally};
+use crate::play::uci_engine::EngineSpec;
 
 /// Play our engine against each engine of an opponents file.
 ///
@@ -31,7 +32,7 @@ use super::uci_engine::EngineSpec;
 ///
 /// Instead of `command`, `params = "params/handset.toml"` plays a configuration of our engine in
 /// this process. xboard engines are not supported: run them through polyglot's UCI adapter.
-#[derive(clap::Args, Debug, Clone)]
+#[derive(clap::Args, Debug, Clone, serde::Serialize)]
 pub struct GauntletArgs {
     /// Our engine: a params file (in-process) or an engine binary.
     #[arg(long, default_value = "params/eval.toml")]
@@ -160,6 +161,8 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
         .collect();
     let ours = contestants[0].name().to_string();
     let context = PgnContext::new(&format!("tune gauntlet {ours}"), settings.limit.pgn_tag());
+    let run = RunDir::create(&args.out)?;
+    run.write_meta("gauntlet", args, false, None)?;
     let mut pgn = PgnFile::open(&args.out, context, false)?;
     let concurrency = args.play.concurrency();
     println!(
@@ -168,7 +171,7 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
         2 * pairs,
         settings.limit
     );
-    let stop = interrupt_flag();
+    let stop = crate::run::interrupt_flag();
     let bar = game_bar(2 * jobs.len() as u64, args.play.quiet);
     let mut tallies: Vec<Tally> = opponents.iter().map(|_| Tally::default()).collect();
     runner::run(&contestants, &jobs, &settings, concurrency, &stop, |pair| {
@@ -240,9 +243,9 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
         "seed": args.play.seed,
         "concurrency": concurrency,
         "seconds": seconds,
-        "command": command_line(),
     });
-    write_json(&args.out.join("summary.json"), &summary)
+    run.write_json("summary.json", &summary)?;
+    run.write_meta("gauntlet", args, false, Some(summary))
 }
 
 /// One line per opponent: games, score, W-L-D, Elo ± error (ours against it), failures.

@@ -1,0 +1,77 @@
+//! The command line: one file per subcommand (its argument struct and its `run`), and the table
+//! below that names them. Nothing else lives here, and nothing below imports it: a command only
+//! parses options and strings the library's layers together (`dataset/` → `model/` → `optim/`
+//! fed by `fitness/`, games in `play/`, over `run/`, then `export` and `report/`).
+
+pub mod bench;
+pub mod clop;
+pub mod datagen;
+pub mod dataset;
+pub mod export;
+pub mod gauntlet;
+pub mod r#match;
+pub mod pbil;
+pub mod report;
+pub mod spsa;
+pub mod texel;
+
+#[cfg(test)]
+mod dataset_tests;
+#[cfg(test)]
+mod play_tests;
+
+use anyhow::Result;
+use clap::Subcommand;
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Texel tuning: fit the evaluation to game results over labelled positions.
+    Texel(texel::TexelArgs),
+    /// Population-based incremental learning (Baluja 1994) over the Texel loss, self-play games
+    /// or a command: `tune pbil --params params/eval.toml` is a complete short run.
+    Pbil(pbil::PbilArgs),
+    /// Confident local optimisation (Coulom 2011) of a few values over game outcomes; with
+    /// --problem, the paper's test problems and their regret.
+    Clop(clop::ClopArgs),
+    /// Simultaneous perturbation stochastic approximation over game pairs, as fishtest and
+    /// OpenBench run it; reads and writes OpenBench's SPSA lines.
+    Spsa(spsa::SpsaArgs),
+    /// Games between two engine configurations (params files in process, or UCI binaries):
+    /// game pairs in parallel, fastchess's statistics, SPRT, PGN.
+    Match(r#match::MatchArgs),
+    /// Our engine against a list of engines (UCI binaries or params files), with a table per
+    /// opponent and a performance rating.
+    Gauntlet(gauntlet::GauntletArgs),
+    /// Labelled positions from self-play, resumable: games.pgn and positions.epd for `tune texel`.
+    Datagen(datagen::DatagenArgs),
+    /// Labelled-position datasets: statistics, format conversion (and PGN games to positions), splits.
+    #[command(subcommand)]
+    Dataset(dataset::DatasetCommand),
+    /// A report of a params file (and of a tuning run with --log): an offline index.html with PNG
+    /// heat maps of the piece-square tables, curves and the run's plots, and an Excel workbook
+    /// (boards with colour scales, material-normalised and mirrored tables, Rust arrays).
+    Report(report::ReportArgs),
+    /// Write a params file into the engine build (src/eval/baked.rs, recorded in engine.toml) and
+    /// as a normalised TOML.
+    Export(export::ExportArgs),
+    /// Tuner speed: load rate, bytes per position, epoch time and ns per coefficient.
+    Bench(bench::BenchArgs),
+}
+
+impl Command {
+    pub fn run(&self) -> Result<()> {
+        match self {
+            Command::Texel(args) => texel::run(args),
+            Command::Pbil(args) => pbil::run(args),
+            Command::Clop(args) => clop::run(args),
+            Command::Spsa(args) => spsa::run(args),
+            Command::Match(args) => r#match::run(args),
+            Command::Gauntlet(args) => gauntlet::run(args),
+            Command::Datagen(args) => datagen::run(args),
+            Command::Dataset(command) => dataset::run(command),
+            Command::Report(args) => report::run(args),
+            Command::Export(args) => export::run(args),
+            Command::Bench(args) => bench::run(args),
+        }
+    }
+}
