@@ -50,7 +50,11 @@ pub fn finish_tuning(setup: &Setup, values: &[f64], games: u64, extra: serde_jso
     let mut written = vec!["result.json", "openbench.txt"];
     if setup.from_params {
         let tunes = |eval: bool| {
-            setup.space.dims.iter().any(|d| matches!((d.slot, eval), (Slot::Eval(_), true) | (Slot::Search(_), false)))
+            setup
+                .space
+                .dims
+                .iter()
+                .any(|d| matches!((d.slot, eval), (Slot::Eval(_), true) | (Slot::Search(_), false)))
         };
         let (mut eval, mut search) = (setup.eval.clone(), setup.search.clone());
         setup.space.apply(&playable, &mut eval, &mut search);

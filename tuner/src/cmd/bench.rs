@@ -7,8 +7,8 @@ use std::time::Instant;
 use anyhow::Result;
 use whetstone::params::ParamSet;
 
-use crate::model::{Kernel, Layout, Model};
 use crate::model::load_traces;
+use crate::model::{Kernel, Layout, Model};
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {

@@ -15,7 +15,7 @@ use crate::fitness::{step_seed, Fitness, Games, Trial};
 use crate::optim::clop::{Clop, ClopSettings, Correlations, Outcome};
 use crate::optim::clop_problems::{simple_regret, Problem};
 use crate::play::stats::{elo_from_score, GameScore};
-use crate::run::{Steps};
+use crate::run::Steps;
 
 /// CLOP (Coulom, ACG 2011): a quadratic logistic regression of the game outcome over the
 /// parameters, samples drawn where the regression is confident the optimum may be, and the

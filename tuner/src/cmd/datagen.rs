@@ -20,12 +20,12 @@ use rand_chacha::ChaCha8Rng;
 use whetstone::movegen::legal_moves;
 use whetstone::Position;
 
-use crate::play::args::PlayArgs;
-use crate::run::{game_bar, RunDir};
-use crate::play::pgn_out::{write_game, PgnContext};
-use crate::play::runner::{self, Contestant, Flow, PairJob, PairResult};
 use crate::dataset::formats::{format_line, Format};
 use crate::dataset::pgn::{extract_unseen, PgnOptions};
+use crate::play::args::PlayArgs;
+use crate::play::pgn_out::{write_game, PgnContext};
+use crate::play::runner::{self, Contestant, Flow, PairJob, PairResult};
+use crate::run::{game_bar, RunDir};
 
 /// Generate labelled positions by self-play at a fixed node count.
 #[derive(clap::Args, Debug, Clone, serde::Serialize)]

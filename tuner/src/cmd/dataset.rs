@@ -223,5 +223,5 @@ fn convert_pgn(
 }
 
 #[cfg(test)]
-#[path = "commands_tests.rs"]
+#[path = "dataset_tests.rs"]
 mod tests;

@@ -12,12 +12,12 @@ use serde::Deserialize;
 use crate::play::args::{distinct_names, PlayArgs};
 use crate::play::inprocess::EngineSetup;
 use crate::play::output::PgnFile;
-use crate::run::{game_bar, RunDir};
 use crate::play::pgn_out::PgnContext;
 use crate::play::runner::{self, Contestant, Flow, PairJob};
 use crate::play::stats::performance_rating;
 use crate::play::tally::{Failures, Tally};
 use crate::play::uci_engine::EngineSpec;
+use crate::run::{game_bar, RunDir};
 
 /// Play our engine against each engine of an opponents file.
 ///

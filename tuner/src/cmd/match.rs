@@ -9,11 +9,11 @@ use anyhow::{bail, Result};
 
 use crate::play::args::{distinct_names, PlayArgs};
 use crate::play::output::PgnFile;
-use crate::run::{game_bar, RunDir};
 use crate::play::pgn_out::PgnContext;
 use crate::play::runner::{self, Contestant, Flow, PairJob};
 use crate::play::stats::{EloModel, Sprt};
 use crate::play::tally::Tally;
+use crate::run::{game_bar, RunDir};
 
 /// Play two engine configurations against each other.
 ///

@@ -16,8 +16,6 @@ pub mod spsa;
 pub mod texel;
 
 #[cfg(test)]
-mod dataset_tests;
-#[cfg(test)]
 mod play_tests;
 
 use anyhow::Result;

@@ -16,7 +16,7 @@ use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Fitness, Games, Trial};
 use crate::optim::pbil::{Pbil, PbilSettings};
 use crate::play::stats::elo_from_score;
-use crate::run::{Steps};
+use crate::run::Steps;
 
 /// Population-based incremental learning (Baluja 1994): Gray-coded values, a probability per
 /// bit, learning toward each generation's best individual and away from its worst.
@@ -187,12 +187,19 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
         state.pbil.settings.population,
         setup.fitness.describe()
     );
-    let steps = Steps::begin(run, "generation", generations, generations as u64, "generation", args.common.play.quiet)
-        .with_trajectory(
-            setup.space.names(),
-            &setup.space.starts(),
-            args.common.resume.then_some(state.generation),
-        )?;
+    let steps = Steps::begin(
+        run,
+        "generation",
+        generations,
+        generations as u64,
+        "generation",
+        args.common.play.quiet,
+    )
+    .with_trajectory(
+        setup.space.names(),
+        &setup.space.starts(),
+        args.common.resume.then_some(state.generation),
+    )?;
     let stop = steps.stop_flag();
     let bar = &steps.bar;
     bar.set_position(state.generation as u64);

@@ -39,4 +39,3 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     println!("wrote {} ({:.0} ms)", index.display(), started.elapsed().as_secs_f64() * 1e3);
     Ok(())
 }
-

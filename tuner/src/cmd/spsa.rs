@@ -161,12 +161,13 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
         setup.space.len(),
         setup.fitness.describe()
     );
-    let steps = Steps::begin(run, "iteration", iterations as usize, iterations, "iteration", args.common.play.quiet)
-        .with_trajectory(
-            setup.space.names(),
-            &setup.space.starts(),
-            args.common.resume.then_some(state.spsa.iteration as usize),
-        )?;
+    let steps =
+        Steps::begin(run, "iteration", iterations as usize, iterations, "iteration", args.common.play.quiet)
+            .with_trajectory(
+                setup.space.names(),
+                &setup.space.starts(),
+                args.common.resume.then_some(state.spsa.iteration as usize),
+            )?;
     let stop = steps.stop_flag();
     let bar = &steps.bar;
     bar.set_position(state.spsa.iteration);

@@ -114,7 +114,8 @@ pub struct Checkpoint {
 }
 
 pub fn run(args: &TexelArgs) -> Result<()> {
-    let threads = args.concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads =
+        args.concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     pool.install(|| run_in_pool(args))
 }

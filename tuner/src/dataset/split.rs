@@ -22,7 +22,6 @@ pub struct SplitReport {
     pub header: bool,
 }
 
-
 /// Whether line `line` (1-based) goes to the validation set.
 pub fn is_valid_line(line: u64, seed: u64, fraction: f64) -> bool {
     let h = mix64(mix64(seed.wrapping_add(GOLDEN_GAMMA)) ^ line);

@@ -11,9 +11,9 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use whetstone::params::ParamSet;
 
+use crate::model::{load_traces, split, Data};
 use crate::model::{Layout, Model};
 use crate::optim::space::{Slot, Space};
-use crate::model::{load_traces, split, Data};
 
 pub struct TexelFitness {
     layout: Layout,
@@ -62,15 +62,29 @@ impl TexelFitness {
     /// (phase-weighted, as `tune texel --min-coverage`); the fitness tunes that space from now on.
     pub fn keep_covered(&mut self, min_coverage: f64, names: &[String]) -> (Space, Vec<String>) {
         let model = Model { layout: &self.layout, store: &self.data.train };
-        let evals: Vec<usize> =
-            self.space.dims.iter().filter_map(|d| if let Slot::Eval(i) = d.slot { Some(i) } else { None }).collect();
+        let evals: Vec<usize> = self
+            .space
+            .dims
+            .iter()
+            .filter_map(|d| if let Slot::Eval(i) = d.slot { Some(i) } else { None })
+            .collect();
         let (_, rare) = model.keep_covered(&evals, min_coverage, names);
         let rare: std::collections::HashSet<usize> = rare.into_iter().collect();
-        let (kept, frozen): (Vec<_>, Vec<_>) =
-            self.space.dims.iter().cloned().partition(|d| !matches!(d.slot, Slot::Eval(i) if rare.contains(&i)));
+        let (kept, frozen): (Vec<_>, Vec<_>) = self
+            .space
+            .dims
+            .iter()
+            .cloned()
+            .partition(|d| !matches!(d.slot, Slot::Eval(i) if rare.contains(&i)));
         self.space = Space { dims: kept };
         // Named as the params file names them (`pst.pawn[a1].mg`), as `tune texel` and the report do.
-        let frozen = frozen.into_iter().filter_map(|d| if let Slot::Eval(i) = d.slot { Some(names[i].clone()) } else { None });
+        let frozen = frozen.into_iter().filter_map(|d| {
+            if let Slot::Eval(i) = d.slot {
+                Some(names[i].clone())
+            } else {
+                None
+            }
+        });
         (self.space.clone(), frozen.collect())
     }
 

@@ -349,7 +349,12 @@ impl Model<'_> {
     /// The values of `selected` seen in at least `min_coverage` positions (to tune) and the rest
     /// (to leave frozen, with a note on the terminal naming a few): rare piece-square entries and
     /// mobility counts otherwise fit noise. Every Texel-based run selects its values here.
-    pub fn keep_covered(&self, selected: &[usize], min_coverage: f64, names: &[String]) -> (Vec<usize>, Vec<usize>) {
+    pub fn keep_covered(
+        &self,
+        selected: &[usize],
+        min_coverage: f64,
+        names: &[String],
+    ) -> (Vec<usize>, Vec<usize>) {
         let coverage = self.coverage();
         let (kept, rare): (Vec<usize>, Vec<usize>) =
             selected.iter().partition(|&&i| coverage[i] >= min_coverage);

@@ -57,7 +57,9 @@ pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<Tr
 /// (`tune dataset split` splits files by line with its own rule; this one splits a loaded store.)
 pub fn split(store: &TraceStore, fraction: f64, seed: u64) -> Data {
     let is_valid = |i: usize| {
-        let z = whetstone::types::mix64((i as u64).wrapping_add(seed.wrapping_mul(whetstone::types::GOLDEN_GAMMA)));
+        let z = whetstone::types::mix64(
+            (i as u64).wrapping_add(seed.wrapping_mul(whetstone::types::GOLDEN_GAMMA)),
+        );
         (z as f64 / u64::MAX as f64) < fraction
     };
     Data {

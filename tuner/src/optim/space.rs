@@ -199,7 +199,12 @@ impl Space {
             .take(n)
             .map(|&(i, _)| {
                 let d = &self.dims[i];
-                format!("  {:<36} {:>8} -> {:>8}\n", d.name, crate::run::format_value(d.start), crate::run::format_value(values[i]))
+                format!(
+                    "  {:<36} {:>8} -> {:>8}\n",
+                    d.name,
+                    crate::run::format_value(d.start),
+                    crate::run::format_value(values[i])
+                )
             })
             .collect()
     }

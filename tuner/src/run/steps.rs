@@ -51,7 +51,12 @@ impl<'a> Steps<'a> {
 
     /// Records the values at every step in `trajectory.csv`, from `starts` at step 0 (fresh) or
     /// continuing after step `done` (resumed).
-    pub fn with_trajectory(mut self, names: Vec<String>, starts: &[f64], resumed_at: Option<usize>) -> Result<Self> {
+    pub fn with_trajectory(
+        mut self,
+        names: Vec<String>,
+        starts: &[f64],
+        resumed_at: Option<usize>,
+    ) -> Result<Self> {
         match resumed_at {
             Some(done) => self.run.trim_trajectory(done)?,
             None => {
@@ -76,7 +81,13 @@ impl<'a> Steps<'a> {
 
     /// The end of step `step`: the whole log, the trajectory row of `values`, the checkpoint of
     /// `state`; after a Ctrl-C, an error saying how to continue, with everything written.
-    pub fn end<L: Serialize, S: Serialize>(&self, log: &[L], step: usize, values: &[f64], state: &S) -> Result<()> {
+    pub fn end<L: Serialize, S: Serialize>(
+        &self,
+        log: &[L],
+        step: usize,
+        values: &[f64],
+        state: &S,
+    ) -> Result<()> {
         self.run.write_log(log)?;
         if let Some(names) = &self.names {
             self.run.append_trajectory(self.step_name, names, step, values)?;
