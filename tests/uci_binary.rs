@@ -201,6 +201,31 @@ fn bad_input_never_kills_the_engine() {
     e.quit();
 }
 
+/// A `go` with limits but none usable answers by itself (nothing sends `stop`), with one
+/// `info string` per bad part and one for the fallback; clamped numbers get one each.
+#[test]
+fn go_with_bad_limits_answers_without_stop() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for (line, expected) in [
+        ("go wtime x btime 1000", 2),
+        ("go btime 1000", 1),
+        ("go nodes abc", 2),
+        ("go depth 99999999999999999999 movetime 100", 1),
+        ("go movetime -5", 1),
+        ("go depth -3", 1),
+        ("go nodes 0", 1),
+    ] {
+        e.send(line);
+        let lines = e.expect("bestmove", 10);
+        assert_eq!(count(&lines, "info string"), expected, "{line}: {lines:?}");
+    }
+    let fallback = "info string no usable search limit for White (to move): searching 1000 ms";
+    e.send("go btime 1000");
+    assert!(e.expect("bestmove", 10).iter().any(|l| l == fallback));
+    e.quit();
+}
+
 #[test]
 fn bench_from_the_command_line() {
     let output = Command::new(env!("CARGO_BIN_EXE_whetstone")).args(["bench", "6"]).output().unwrap();

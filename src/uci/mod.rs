@@ -2,7 +2,8 @@
 //! hands the position to a search thread, and an explicit state machine (waiting / starting /
 //! thinking, see [`worker`]) guarantees exactly one `bestmove` per `go` whatever arrives in
 //! between (`stop` at once, `isready`, `quit`, `position`, `ucinewgame`, another `go`).
-//! Malformed input never panics: it is answered with `info string` and ignored.
+//! Malformed input never panics: it is answered with `info string` and ignored (or, for `go`
+//! numbers, clamped into range; see [`go`]).
 
 mod book;
 mod go;
@@ -272,9 +273,9 @@ impl Uci {
             }
             return;
         }
-        let (limits, problems) = parse_go(args);
-        for problem in problems {
-            self.info_string(&format!("{problem} (ignored)"));
+        let (limits, notes) = parse_go(args, self.position.side_to_move());
+        for note in notes {
+            self.info_string(&note);
         }
         if self.options.own_book && !limits.ponder && !limits.infinite {
             if let Some(m) = book::probe(&self.options.book_file, &self.position) {

@@ -317,3 +317,54 @@ fn threads_and_hash_can_change_between_searches() {
     ]);
     assert_eq!(out.matches("bestmove ").count(), 2, "{out}");
 }
+
+/// The `info string` lines of an output.
+fn notes(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.starts_with("info string ")).collect()
+}
+
+/// A `go` whose limits were all unusable still ends by itself (no `stop` is sent here), after
+/// exactly one note per bad part and one for the fallback limit.
+#[test]
+fn go_without_a_usable_limit_ends_by_itself() {
+    let fallback = "info string no usable search limit for White (to move): searching 1000 ms";
+    for (line, bad) in [
+        ("go wtime x btime 1000", Some("info string 'go wtime x': not a number (ignored)")),
+        ("go btime 1000", None),
+        ("go nodes abc", Some("info string 'go nodes abc': not a number (ignored)")),
+        ("go depth x", Some("info string 'go depth x': not a number (ignored)")),
+    ] {
+        let start = Instant::now();
+        let out = search(&["position startpos", line]);
+        let expected: Vec<&str> = bad.into_iter().chain([fallback]).collect();
+        assert_eq!(notes(&out), expected, "{line}");
+        assert_eq!(out.matches("bestmove ").count(), 1, "{line}: {out}");
+        assert!(start.elapsed() < Duration::from_secs(5), "{line}: {:?}", start.elapsed());
+    }
+}
+
+#[test]
+fn go_clamps_negative_and_zero_limits_with_one_note() {
+    for (line, note) in [
+        ("go movetime -5", "info string 'go movetime -5': below 1, using 1"),
+        ("go depth -3", "info string 'go depth -3': below 1, using 1"),
+        ("go nodes 0", "info string 'go nodes 0': below 1, using 1"),
+    ] {
+        let out = search(&["position startpos", line]);
+        assert_eq!(notes(&out), [note], "{line}");
+        assert_eq!(out.matches("bestmove ").count(), 1, "{line}: {out}");
+    }
+}
+
+/// An overflowing depth is the deepest search: no fallback, one note, and `stop` still answers.
+#[test]
+fn go_with_an_overflowing_depth_searches_to_the_maximum() {
+    let (mut uci, buffer) = engine();
+    uci.handle("go depth 99999999999999999999");
+    wait_for(&buffer, "info depth 2 ");
+    uci.handle("stop");
+    wait_for(&buffer, "bestmove");
+    uci.worker.stop_and_wait();
+    let out = text(&buffer);
+    assert_eq!(notes(&out), ["info string 'go depth 99999999999999999999': above 127, using 127"], "{out}");
+}
