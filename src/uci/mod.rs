@@ -13,7 +13,7 @@ mod worker;
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::board::{Position, START_FEN};
+use crate::board::{MoveParseError, Position, START_FEN};
 use crate::config::EngineConfig;
 use crate::eval::{breakdown, Weights};
 use crate::movegen::perft::perft_divide;
@@ -151,24 +151,27 @@ impl Uci {
     }
 
     fn new_position(&self, fen: &str) -> Result<Position, String> {
-        let mut pos = Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
+        let mut pos = Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}' rejected: {e}"))?;
         pos.set_chess960(self.options.chess960 || pos.is_chess960());
         Ok(pos)
     }
 
-    /// `position (startpos | fen <fen>) [moves <m1> ...]`. A bad FEN leaves the position as it
-    /// was; an illegal move is reported and the moves after it are not applied.
+    /// `position (startpos | fen <fen>) [moves <m1> ...]`. A bad FEN (or a malformed command)
+    /// leaves the position as it was; an illegal move is reported and the moves after it are not
+    /// applied. Either way the message names the position the engine now holds, so a GUI log shows
+    /// what the next `go` will search.
     fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
+        let stays = |e: String| format!("{e}; the position stays {}", self.position.to_fen());
         let moves_at = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
         let mut pos = match args.first() {
-            Some(&"startpos") if moves_at == 1 => self.new_position(START_FEN)?,
-            Some(&"fen") => self.new_position(&args[1..moves_at].join(" "))?,
-            _ => return Err("malformed position command: expected 'startpos' or 'fen <fen>'".to_string()),
+            Some(&"startpos") if moves_at == 1 => self.new_position(START_FEN).map_err(stays)?,
+            Some(&"fen") => self.new_position(&args[1..moves_at].join(" ")).map_err(stays)?,
+            _ => return Err(stays("malformed position command: expected 'startpos' or 'fen <fen>'".into())),
         };
         let mut result = Ok(());
         for text in args.iter().skip(moves_at + 1) {
             if let Err(e) = pos.play_uci(text) {
-                result = Err(format!("{e}; the moves after it were not applied"));
+                result = Err(rejected_move(&e, &pos));
                 break;
             }
         }
@@ -285,6 +288,16 @@ impl Uci {
             }
         }
         self.worker.go(self.position.clone(), limits, &self.options);
+    }
+}
+
+/// The note for a move of `position ... moves` that was not played: why, and the position the
+/// moves before it led to (which the engine keeps). An illegal move's error already shows it.
+fn rejected_move(e: &MoveParseError, pos: &Position) -> String {
+    let kept = "it and the moves after it were not applied";
+    match e {
+        MoveParseError::Illegal { .. } => format!("{e}; {kept}; the position stays there"),
+        MoveParseError::Syntax(_) => format!("{e}; {kept}; the position stays {}", pos.to_fen()),
     }
 }
 

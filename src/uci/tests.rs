@@ -368,3 +368,46 @@ fn go_with_an_overflowing_depth_searches_to_the_maximum() {
     let out = text(&buffer);
     assert_eq!(notes(&out), ["info string 'go depth 99999999999999999999': above 127, using 127"], "{out}");
 }
+
+#[test]
+fn a_rejected_fen_or_move_names_the_position_kept() {
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let out = run(&["position startpos moves e2e4", "position fen garbage", "d"]);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "info string invalid FEN 'garbage' rejected: FEN has 1 fields; expected 4 to 6 (placement, side, \
+             castling, en passant, [halfmove, fullmove]); the position stays {after_e4}"
+        )]
+    );
+    assert!(out.contains(&format!("Fen: {after_e4}\n")), "{out}");
+    let out = run(&["position startpos moves e2e4", "position fen 8/8/8/8/8/8/8/8 w - - 0 1"]);
+    assert!(
+        out.contains("has 0 kings") && out.ends_with(&format!("the position stays {after_e4}\n")),
+        "{out}"
+    );
+    let out = run(&["position startpos moves e2e4", "position sideways"]);
+    assert!(
+        out.contains(&format!(
+            "malformed position command: expected 'startpos' or 'fen <fen>'; the position stays {after_e4}"
+        )),
+        "{out}"
+    );
+    let out = run(&["position startpos moves e2e4 e2e4 d7d5", "d"]);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "info string 'e2e4' is not legal in this position ({after_e4}); it and the moves after it were not \
+             applied; the position stays there"
+        )]
+    );
+    assert!(out.contains(&format!("Fen: {after_e4}\n")), "{out}");
+    let out = run(&["position startpos moves e2e4 zz9 d7d5"]);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "info string 'zz9' is not a move in UCI notation (expected e.g. e2e4, e7e8q); it and the moves after \
+             it were not applied; the position stays {after_e4}"
+        )]
+    );
+}
