@@ -90,8 +90,12 @@ impl Uci {
         send(&self.out, line);
     }
 
+    /// Sends `message` as `info string`, one per line: a multi-line message (a TOML parser's
+    /// error with its excerpt and caret) must not reach the GUI as lines it cannot parse.
     fn info_string(&self, message: &str) {
-        self.say(&format!("info string {message}"));
+        for line in message.lines().filter(|l| !l.trim().is_empty()) {
+            self.say(&format!("info string {line}"));
+        }
     }
 
     /// Handles one command line.
@@ -221,6 +225,9 @@ impl Uci {
             (ParamSet::baked(), "built-in parameters".to_string())
         } else {
             let set = ParamSet::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+            // Checked here, with the path, so an unknown or missing term names the file (the
+            // check in `Weights::from_params` can only say "parameters").
+            set.check_layout(&ParamSet::baked(), path).map_err(|e| e.to_string())?;
             (set, format!("parameters from {path}"))
         };
         let weights = Weights::from_params(&params).map_err(|e| e.to_string())?;

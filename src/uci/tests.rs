@@ -411,3 +411,44 @@ fn a_rejected_fen_or_move_names_the_position_kept() {
         )]
     );
 }
+
+/// Writes `text` to a temporary params file, loads it with EvalFile, and returns the output.
+fn load_eval_file(name: &str, text: &str) -> (String, String) {
+    let path = std::env::temp_dir().join(format!("whetstone-{name}-{}.toml", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let out = run(&[&format!("setoption name EvalFile value {}", path.display())]);
+    std::fs::remove_file(&path).ok();
+    (out, path.display().to_string())
+}
+
+#[test]
+fn eval_file_errors_are_whole_and_name_the_file() {
+    // A syntax error: the parser's whole message, line by line, each an `info string`.
+    let (out, path) = load_eval_file("syntax", "[[term]\nname = 1\n");
+    assert!(out.lines().all(|l| l.starts_with("info string ")), "{out}");
+    let first = format!(
+        "info string EvalFile not loaded: {path}: not valid TOML: TOML parse error at line 1, column"
+    );
+    assert!(out.starts_with(&first), "{out}");
+    assert!(out.contains("info string 1 | [[term]\n"), "{out}");
+    assert!(out.contains("info string invalid table header\ninfo string expected `.`, `]]`\n"), "{out}");
+    // An unknown and a missing term name the file, not just "parameters".
+    let shipped = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/params/eval.toml")).unwrap();
+    let extra = format!(
+        "{shipped}\n[[term]]\nname = \"mystery\"\nshape = \"scalar\"\nmin = 0\nmax = 1\nmg = 0\neg = 0\n"
+    );
+    let (out, path) = load_eval_file("unknown", &extra);
+    assert_eq!(
+        notes(&out),
+        [format!("info string EvalFile not loaded: {path}: term 'mystery' is not one the evaluation knows")]
+    );
+    let last = shipped.rfind("[[term]]").unwrap();
+    let name = shipped[last..].split('"').nth(1).unwrap();
+    let (out, path) = load_eval_file("missing", &shipped[..last]);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "info string EvalFile not loaded: {path}: term '{name}' is missing (the evaluation needs it)"
+        )]
+    );
+}
