@@ -89,7 +89,12 @@ fn main() -> ExitCode {
                 let pos =
                     Position::from_fen(&fen).map_err(|e| anyhow::anyhow!("invalid FEN '{fen}': {e}"))?;
                 let set = match params {
-                    Some(path) => ParamSet::load(&path)?,
+                    Some(path) => {
+                        let set = ParamSet::load(&path)?;
+                        // With the path, so an unknown or missing term names the file.
+                        set.check_layout(&ParamSet::baked(), &path.display().to_string())?;
+                        set
+                    }
                     None => ParamSet::baked(),
                 };
                 let weights = Weights::from_params(&set)?;

@@ -1,7 +1,8 @@
 //! Drives the real `whetstone` binary over stdin/stdout, as a GUI does, through the UCI cases
 //! that matter: handshake, isready during a search, stop right after go, stop with no search,
 //! quit during a search, ucinewgame between games, commands faster than the search starts,
-//! bad input, ponder/ponderhit, and `bench` as a command-line argument.
+//! bad input (a `go` with unusable limits must still answer by itself; errors must arrive as
+//! `info string` lines only), ponder/ponderhit, and `bench` as a command-line argument.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -198,6 +199,54 @@ fn bad_input_never_kills_the_engine() {
     assert!(count(&lines, "info string") >= 5, "{lines:?}");
     e.send("isready");
     e.expect("readyok", 5);
+    e.quit();
+}
+
+/// A `go` with limits but none usable answers by itself (nothing sends `stop`), with one
+/// `info string` per bad part and one for the fallback; clamped numbers get one each.
+#[test]
+fn go_with_bad_limits_answers_without_stop() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for (line, expected) in [
+        ("go wtime x btime 1000", 2),
+        ("go btime 1000", 1),
+        ("go nodes abc", 2),
+        ("go depth 99999999999999999999 movetime 100", 1),
+        ("go movetime -5", 1),
+        ("go depth -3", 1),
+        ("go nodes 0", 1),
+    ] {
+        e.send(line);
+        let lines = e.expect("bestmove", 10);
+        assert_eq!(count(&lines, "info string"), expected, "{line}: {lines:?}");
+    }
+    let fallback = "info string no usable search limit for White (to move): searching 1000 ms";
+    e.send("go btime 1000");
+    assert!(e.expect("bestmove", 10).iter().any(|l| l == fallback));
+    e.quit();
+}
+
+/// Every line of a multi-line error (a TOML parser's) reaches the GUI as an `info string`, and a
+/// rejected FEN names the position that stays.
+#[test]
+fn errors_reach_the_gui_as_info_strings_only() {
+    let path = std::env::temp_dir().join(format!("whetstone-binary-syntax-{}.toml", std::process::id()));
+    std::fs::write(&path, "[[term]\nname = 1\n").unwrap();
+    let mut e = Engine::start();
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    e.send("position startpos moves e2e4");
+    e.send("position fen garbage");
+    e.send("isready");
+    let lines = e.expect("readyok", 5);
+    std::fs::remove_file(&path).ok();
+    let (last, notes) = lines.split_last().unwrap();
+    assert_eq!(last, "readyok");
+    assert!(notes.iter().all(|l| l.starts_with("info string ")), "{lines:?}");
+    assert!(notes[0].contains(&format!("{}: not valid TOML: TOML parse error at line 1", path.display())));
+    assert!(notes.iter().any(|l| l == "info string expected `.`, `]]`"), "{lines:?}");
+    let stays = "the position stays rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    assert!(notes.last().unwrap().ends_with(stays), "{lines:?}");
     e.quit();
 }
 

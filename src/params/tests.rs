@@ -120,11 +120,14 @@ fn layout_check_finds_unknown_missing_and_wrong_length_terms() {
     assert!(
         matches!(extra.check_layout(&layout, "f"), Err(ParamsError::Unknown { term, .. }) if term == "mystery")
     );
+    let named = |set: &ParamSet| set.check_layout(&layout, "dir/f.toml").unwrap_err().to_string();
+    assert_eq!(named(&extra), "dir/f.toml: term 'mystery' is not one the evaluation knows");
     let mut missing = layout.clone();
     missing.terms.remove(1);
     assert!(
         matches!(missing.check_layout(&layout, "f"), Err(ParamsError::Missing { term, .. }) if term == "pst.knight")
     );
+    assert_eq!(named(&missing), "dir/f.toml: term 'pst.knight' is missing (the evaluation needs it)");
     let mut short = layout.clone();
     short.terms[0].shape = Shape::List;
     short.terms[0].mg.pop();
@@ -166,4 +169,23 @@ fn hand_set_params_file_fits_the_baked_layout() {
     let set = ParamSet::load(&path).unwrap();
     set.check_layout(&ParamSet::baked(), "handset.toml").unwrap();
     assert_ne!(set.values(), ParamSet::baked().values());
+}
+
+/// A TOML syntax error keeps the parser's whole message: where, the line with a caret, and what
+/// was expected, after the file's name.
+#[test]
+fn toml_syntax_errors_keep_the_whole_message() {
+    let e = load("[[term]\nname = 1\n").unwrap_err().to_string();
+    assert!(e.starts_with("test.toml: not valid TOML: TOML parse error at line 1, column "), "{e}");
+    assert!(e.contains("\n1 | [[term]\n"), "{e}");
+    assert!(e.ends_with("invalid table header\nexpected `.`, `]]`"), "{e}");
+    let path = std::env::temp_dir().join(format!("whetstone-syntax-{}.toml", std::process::id()));
+    std::fs::write(&path, "[[term]]\nname = \"material\"\nmin = = 1\n").unwrap();
+    let e = ParamSet::load(&path).unwrap_err().to_string();
+    std::fs::remove_file(&path).ok();
+    assert!(
+        e.starts_with(&format!("{}: not valid TOML: TOML parse error at line 3, column", path.display())),
+        "{e}"
+    );
+    assert!(e.contains("min = = 1"), "{e}");
 }

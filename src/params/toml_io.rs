@@ -10,8 +10,12 @@ use super::{ParamSet, ParamsError, Shape, Term};
 const KEYS: [&str; 10] = ["name", "doc", "shape", "phased", "tunable", "min", "max", "mg", "eg", "value"];
 
 pub(super) fn parse(text: &str, file: &str) -> Result<ParamSet, ParamsError> {
-    let table: toml::Table =
-        toml::from_str(text).map_err(|e| ParamsError::Toml { file: file.into(), message: e.to_string() })?;
+    // The parser's whole message (line and column, the offending line with a caret, what was
+    // expected); only its trailing newline goes.
+    let table: toml::Table = toml::from_str(text).map_err(|e| ParamsError::Toml {
+        file: file.into(),
+        message: e.to_string().trim_end().to_string(),
+    })?;
     let malformed =
         |index: usize, message: String| ParamsError::Malformed { file: file.into(), index, message };
     if let Some(key) = table.keys().find(|k| k.as_str() != "term") {

@@ -2,7 +2,8 @@
 //! hands the position to a search thread, and an explicit state machine (waiting / starting /
 //! thinking, see [`worker`]) guarantees exactly one `bestmove` per `go` whatever arrives in
 //! between (`stop` at once, `isready`, `quit`, `position`, `ucinewgame`, another `go`).
-//! Malformed input never panics: it is answered with `info string` and ignored.
+//! Malformed input never panics: it is answered with `info string` and ignored (or, for `go`
+//! numbers, clamped into range; see [`go`]).
 
 mod book;
 mod go;
@@ -12,7 +13,7 @@ mod worker;
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::board::{Position, START_FEN};
+use crate::board::{MoveParseError, Position, START_FEN};
 use crate::config::EngineConfig;
 use crate::eval::{breakdown, Weights};
 use crate::movegen::perft::perft_divide;
@@ -89,8 +90,12 @@ impl Uci {
         send(&self.out, line);
     }
 
+    /// Sends `message` as `info string`, one per line: a multi-line message (a TOML parser's
+    /// error with its excerpt and caret) must not reach the GUI as lines it cannot parse.
     fn info_string(&self, message: &str) {
-        self.say(&format!("info string {message}"));
+        for line in message.lines().filter(|l| !l.trim().is_empty()) {
+            self.say(&format!("info string {line}"));
+        }
     }
 
     /// Handles one command line.
@@ -150,24 +155,27 @@ impl Uci {
     }
 
     fn new_position(&self, fen: &str) -> Result<Position, String> {
-        let mut pos = Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
+        let mut pos = Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}' rejected: {e}"))?;
         pos.set_chess960(self.options.chess960 || pos.is_chess960());
         Ok(pos)
     }
 
-    /// `position (startpos | fen <fen>) [moves <m1> ...]`. A bad FEN leaves the position as it
-    /// was; an illegal move is reported and the moves after it are not applied.
+    /// `position (startpos | fen <fen>) [moves <m1> ...]`. A bad FEN (or a malformed command)
+    /// leaves the position as it was; an illegal move is reported and the moves after it are not
+    /// applied. Either way the message names the position the engine now holds, so a GUI log shows
+    /// what the next `go` will search.
     fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
+        let stays = |e: String| format!("{e}; the position stays {}", self.position.to_fen());
         let moves_at = args.iter().position(|&w| w == "moves").unwrap_or(args.len());
         let mut pos = match args.first() {
-            Some(&"startpos") if moves_at == 1 => self.new_position(START_FEN)?,
-            Some(&"fen") => self.new_position(&args[1..moves_at].join(" "))?,
-            _ => return Err("malformed position command: expected 'startpos' or 'fen <fen>'".to_string()),
+            Some(&"startpos") if moves_at == 1 => self.new_position(START_FEN).map_err(stays)?,
+            Some(&"fen") => self.new_position(&args[1..moves_at].join(" ")).map_err(stays)?,
+            _ => return Err(stays("malformed position command: expected 'startpos' or 'fen <fen>'".into())),
         };
         let mut result = Ok(());
         for text in args.iter().skip(moves_at + 1) {
             if let Err(e) = pos.play_uci(text) {
-                result = Err(format!("{e}; the moves after it were not applied"));
+                result = Err(rejected_move(&e, &pos));
                 break;
             }
         }
@@ -217,6 +225,9 @@ impl Uci {
             (ParamSet::baked(), "built-in parameters".to_string())
         } else {
             let set = ParamSet::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+            // Checked here, with the path, so an unknown or missing term names the file (the
+            // check in `Weights::from_params` can only say "parameters").
+            set.check_layout(&ParamSet::baked(), path).map_err(|e| e.to_string())?;
             (set, format!("parameters from {path}"))
         };
         let weights = Weights::from_params(&params).map_err(|e| e.to_string())?;
@@ -272,9 +283,9 @@ impl Uci {
             }
             return;
         }
-        let (limits, problems) = parse_go(args);
-        for problem in problems {
-            self.info_string(&format!("{problem} (ignored)"));
+        let (limits, notes) = parse_go(args, self.position.side_to_move());
+        for note in notes {
+            self.info_string(&note);
         }
         if self.options.own_book && !limits.ponder && !limits.infinite {
             if let Some(m) = book::probe(&self.options.book_file, &self.position) {
@@ -284,6 +295,16 @@ impl Uci {
             }
         }
         self.worker.go(self.position.clone(), limits, &self.options);
+    }
+}
+
+/// The note for a move of `position ... moves` that was not played: why, and the position the
+/// moves before it led to (which the engine keeps). An illegal move's error already shows it.
+fn rejected_move(e: &MoveParseError, pos: &Position) -> String {
+    let kept = "it and the moves after it were not applied";
+    match e {
+        MoveParseError::Illegal { .. } => format!("{e}; {kept}; the position stays there"),
+        MoveParseError::Syntax(_) => format!("{e}; {kept}; the position stays {}", pos.to_fen()),
     }
 }
 

@@ -317,3 +317,138 @@ fn threads_and_hash_can_change_between_searches() {
     ]);
     assert_eq!(out.matches("bestmove ").count(), 2, "{out}");
 }
+
+/// The `info string` lines of an output.
+fn notes(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.starts_with("info string ")).collect()
+}
+
+/// A `go` whose limits were all unusable still ends by itself (no `stop` is sent here), after
+/// exactly one note per bad part and one for the fallback limit.
+#[test]
+fn go_without_a_usable_limit_ends_by_itself() {
+    let fallback = "info string no usable search limit for White (to move): searching 1000 ms";
+    for (line, bad) in [
+        ("go wtime x btime 1000", Some("info string 'go wtime x': not a number (ignored)")),
+        ("go btime 1000", None),
+        ("go nodes abc", Some("info string 'go nodes abc': not a number (ignored)")),
+        ("go depth x", Some("info string 'go depth x': not a number (ignored)")),
+    ] {
+        let start = Instant::now();
+        let out = search(&["position startpos", line]);
+        let expected: Vec<&str> = bad.into_iter().chain([fallback]).collect();
+        assert_eq!(notes(&out), expected, "{line}");
+        assert_eq!(out.matches("bestmove ").count(), 1, "{line}: {out}");
+        assert!(start.elapsed() < Duration::from_secs(5), "{line}: {:?}", start.elapsed());
+    }
+}
+
+#[test]
+fn go_clamps_negative_and_zero_limits_with_one_note() {
+    for (line, note) in [
+        ("go movetime -5", "info string 'go movetime -5': below 1, using 1"),
+        ("go depth -3", "info string 'go depth -3': below 1, using 1"),
+        ("go nodes 0", "info string 'go nodes 0': below 1, using 1"),
+    ] {
+        let out = search(&["position startpos", line]);
+        assert_eq!(notes(&out), [note], "{line}");
+        assert_eq!(out.matches("bestmove ").count(), 1, "{line}: {out}");
+    }
+}
+
+/// An overflowing depth is the deepest search: no fallback, one note, and `stop` still answers.
+#[test]
+fn go_with_an_overflowing_depth_searches_to_the_maximum() {
+    let (mut uci, buffer) = engine();
+    uci.handle("go depth 99999999999999999999");
+    wait_for(&buffer, "info depth 2 ");
+    uci.handle("stop");
+    wait_for(&buffer, "bestmove");
+    uci.worker.stop_and_wait();
+    let out = text(&buffer);
+    assert_eq!(notes(&out), ["info string 'go depth 99999999999999999999': above 127, using 127"], "{out}");
+}
+
+#[test]
+fn a_rejected_fen_or_move_names_the_position_kept() {
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let out = run(&["position startpos moves e2e4", "position fen garbage", "d"]);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "info string invalid FEN 'garbage' rejected: FEN has 1 fields; expected 4 to 6 (placement, side, \
+             castling, en passant, [halfmove, fullmove]); the position stays {after_e4}"
+        )]
+    );
+    assert!(out.contains(&format!("Fen: {after_e4}\n")), "{out}");
+    let out = run(&["position startpos moves e2e4", "position fen 8/8/8/8/8/8/8/8 w - - 0 1"]);
+    assert!(
+        out.contains("has 0 kings") && out.ends_with(&format!("the position stays {after_e4}\n")),
+        "{out}"
+    );
+    let out = run(&["position startpos moves e2e4", "position sideways"]);
+    assert!(
+        out.contains(&format!(
+            "malformed position command: expected 'startpos' or 'fen <fen>'; the position stays {after_e4}"
+        )),
+        "{out}"
+    );
+    let out = run(&["position startpos moves e2e4 e2e4 d7d5", "d"]);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "info string 'e2e4' is not legal in this position ({after_e4}); it and the moves after it were not \
+             applied; the position stays there"
+        )]
+    );
+    assert!(out.contains(&format!("Fen: {after_e4}\n")), "{out}");
+    let out = run(&["position startpos moves e2e4 zz9 d7d5"]);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "info string 'zz9' is not a move in UCI notation (expected e.g. e2e4, e7e8q); it and the moves after \
+             it were not applied; the position stays {after_e4}"
+        )]
+    );
+}
+
+/// Writes `text` to a temporary params file, loads it with EvalFile, and returns the output.
+fn load_eval_file(name: &str, text: &str) -> (String, String) {
+    let path = std::env::temp_dir().join(format!("whetstone-{name}-{}.toml", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let out = run(&[&format!("setoption name EvalFile value {}", path.display())]);
+    std::fs::remove_file(&path).ok();
+    (out, path.display().to_string())
+}
+
+#[test]
+fn eval_file_errors_are_whole_and_name_the_file() {
+    // A syntax error: the parser's whole message, line by line, each an `info string`.
+    let (out, path) = load_eval_file("syntax", "[[term]\nname = 1\n");
+    assert!(out.lines().all(|l| l.starts_with("info string ")), "{out}");
+    let first = format!(
+        "info string EvalFile not loaded: {path}: not valid TOML: TOML parse error at line 1, column"
+    );
+    assert!(out.starts_with(&first), "{out}");
+    assert!(out.contains("info string 1 | [[term]\n"), "{out}");
+    assert!(out.contains("info string invalid table header\ninfo string expected `.`, `]]`\n"), "{out}");
+    // An unknown and a missing term name the file, not just "parameters".
+    let shipped = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/params/eval.toml")).unwrap();
+    let extra = format!(
+        "{shipped}\n[[term]]\nname = \"mystery\"\nshape = \"scalar\"\nmin = 0\nmax = 1\nmg = 0\neg = 0\n"
+    );
+    let (out, path) = load_eval_file("unknown", &extra);
+    assert_eq!(
+        notes(&out),
+        [format!("info string EvalFile not loaded: {path}: term 'mystery' is not one the evaluation knows")]
+    );
+    let last = shipped.rfind("[[term]]").unwrap();
+    let name = shipped[last..].split('"').nth(1).unwrap();
+    let (out, path) = load_eval_file("missing", &shipped[..last]);
+    assert_eq!(
+        notes(&out),
+        [format!(
+            "info string EvalFile not loaded: {path}: term '{name}' is missing (the evaluation needs it)"
+        )]
+    );
+}
