@@ -270,22 +270,33 @@ fn anchors(text: &str) -> Vec<String> {
     anchors
 }
 
-/// The line without its inline code spans (which may contain `](` that is not a link).
-fn without_code_spans(line: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in line.split('`').enumerate() {
-        if i % 2 == 0 {
-            out.push_str(part);
+/// The prose lines without their inline code spans (which may hold a `](` that is not a link); a
+/// span may go on over the next lines of its paragraph.
+fn prose_without_code(text: &str) -> Vec<(usize, String)> {
+    let mut in_span = false;
+    let mut lines = Vec::new();
+    for (number, line) in prose_lines(text) {
+        if line.trim().is_empty() {
+            in_span = false;
         }
+        let mut kept = String::new();
+        for (i, part) in line.split('`').enumerate() {
+            if i > 0 {
+                in_span = !in_span;
+            }
+            if !in_span {
+                kept.push_str(part);
+            }
+        }
+        lines.push((number, kept));
     }
-    out
+    lines
 }
 
-/// The targets of the inline links `[text](target)` on a line.
+/// The targets of the inline links `[text](target)` on a line (without code spans).
 fn link_targets(line: &str) -> Vec<String> {
-    let line = without_code_spans(line);
     let mut targets = Vec::new();
-    let mut rest = line.as_str();
+    let mut rest = line;
     while let Some(open) = rest.find("](") {
         let after = &rest[open + 2..];
         let end = after.find(|c: char| c == ')' || c.is_whitespace()).unwrap_or(after.len());
@@ -302,8 +313,8 @@ fn every_relative_link_in_the_docs_resolves() {
     for path in documents() {
         let text = read(&path);
         let dir = path.parent().expect("a document's folder");
-        for (line, content) in prose_lines(&text) {
-            for target in link_targets(content) {
+        for (line, content) in prose_without_code(&text) {
+            for target in link_targets(&content) {
                 if target.is_empty()
                     || target.starts_with("http://")
                     || target.starts_with("https://")
@@ -368,15 +379,16 @@ fn the_extraction_follows_comments_continuations_and_quotes() {
 }
 
 #[test]
-fn anchors_follow_github() {
+fn anchors_and_links_follow_github() {
     let text = "# Games: match, gauntlet, datagen\n## CLOP's test problems\n```sh\n# not a heading\n```\n\
                 ## Notes\n## Notes\n### [The engine](engine.md) and `tune`\n";
     assert_eq!(
         anchors(text),
         ["games-match-gauntlet-datagen", "clops-test-problems", "notes", "notes-1", "the-engine-and-tune"]
     );
-    assert_eq!(
-        link_targets("see [a](docs/x.md#y), `[no](code)` and [b](#z) or [c](https://e.org)"),
-        ["docs/x.md#y", "#z", "https://e.org"]
-    );
+    let text = "see [a](docs/x.md#y), `[no](code)` and [b](#z) or `a span\nover [two](lines)` and\n\
+                [c](https://e.org) `unclosed\n\n[d](after-a-blank-line.md)\n";
+    let targets: Vec<String> =
+        prose_without_code(text).iter().flat_map(|(_, line)| link_targets(line)).collect();
+    assert_eq!(targets, ["docs/x.md#y", "#z", "https://e.org", "after-a-blank-line.md"]);
 }
