@@ -14,6 +14,8 @@ mod fitness;
 mod model;
 mod optim;
 mod play;
+#[cfg(test)]
+mod readme_check;
 mod report;
 mod run;
 
