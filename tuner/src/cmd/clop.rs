@@ -287,7 +287,7 @@ mod tests {
     #[test]
     fn the_texel_loss_is_refused_and_problems_are_named() {
         let dir = std::env::temp_dir().join(format!("whetstone-clop-texel-{}", std::process::id()));
-        let data = super::super::tests::small_dataset();
+        let data = crate::fitness::setup::tests::small_dataset();
         let params = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
         let a = Cli::parse_from([
             "clop",

@@ -66,7 +66,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         play.nodes = Some(DEFAULT_NODES);
     }
     let settings = play.settings()?;
-    let contestant = play.contestant(&args.engine, args.engine_search.as_deref())?;
+    let contestant = play.contestant(&args.engine, args.engine_search.as_deref(), &[])?;
     if !matches!(contestant, Contestant::InProcess(_)) {
         bail!(
             "{}: datagen plays our engine in this process: give a params file (.toml)",

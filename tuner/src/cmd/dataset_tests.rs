@@ -133,7 +133,7 @@ fn convert_skips_broken_lines_unless_strict_and_refuses_bad_requests() {
 fn convert_turns_pgn_games_into_labelled_positions() {
     let dir = TempDir::new("convert-pgn");
     let pgn = dir.path("games.PGN");
-    std::fs::write(&pgn, include_str!("testdata/games.pgn")).unwrap();
+    std::fs::write(&pgn, include_str!("../dataset/testdata/games.pgn")).unwrap();
     for format in [Format::Epd, Format::Ethereal, Format::Csv] {
         let out = dir.path("games.out");
         let report = match convert(&pgn, &out, format, Some(8), false, &LoadOptions::default()).unwrap() {
@@ -141,7 +141,7 @@ fn convert_turns_pgn_games_into_labelled_positions() {
             other => panic!("{other:?}"),
         };
         assert_eq!((report.games, report.unfinished, report.broken), (4, 1, 0));
-        assert_eq!(report.dropped(super::super::pgn::Reason::Book), 8 * 3);
+        assert_eq!(report.dropped(crate::dataset::pgn::Reason::Book), 8 * 3);
         let text = read(&out);
         let header = usize::from(format == Format::Csv);
         assert_eq!(text.lines().count(), report.kept + header, "{report}");

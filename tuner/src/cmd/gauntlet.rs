@@ -40,6 +40,10 @@ pub struct GauntletArgs {
     /// Search constants for --engine.
     #[arg(long, value_name = "FILE")]
     pub engine_search: Option<PathBuf>,
+    /// UCI options for an --engine binary, `Name=Value` (repeatable; opponents take theirs from
+    /// the opponents file).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub engine_option: Vec<String>,
     /// The opponents file.
     #[arg(long)]
     pub opponents: PathBuf,
@@ -48,7 +52,7 @@ pub struct GauntletArgs {
     pub games: u64,
     #[command(flatten)]
     pub play: PlayArgs,
-    /// Run folder for games.pgn and summary.json.
+    /// Run folder for games.pgn, summary.json and run.json.
     #[arg(long, default_value = "reports/gauntlet")]
     pub out: PathBuf,
 }
@@ -137,7 +141,8 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
     let started = Instant::now();
     let settings = args.play.settings()?;
     let opponents = load_opponents(&args.opponents)?;
-    let mut contestants = vec![args.play.contestant(&args.engine, args.engine_search.as_deref())?];
+    let mut contestants =
+        vec![args.play.contestant(&args.engine, args.engine_search.as_deref(), &args.engine_option)?];
     contestants.extend(opponents.iter().map(|o| o.contestant.clone()));
     distinct_names(&mut contestants);
     if args.games == 0 {

@@ -30,9 +30,15 @@ pub struct MatchArgs {
     /// Search constants (params/search.toml format) for --engine [default: the built-in ones].
     #[arg(long, value_name = "FILE")]
     pub engine_search: Option<PathBuf>,
+    /// UCI options for an --engine binary, `Name=Value` (repeatable; as fastchess's `option.`).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub engine_option: Vec<String>,
     /// The reference: a params file or an engine binary.
     #[arg(long)]
     pub opponent: PathBuf,
+    /// UCI options for an --opponent binary, `Name=Value` (repeatable).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub opponent_option: Vec<String>,
     /// Search constants for --opponent.
     #[arg(long, value_name = "FILE")]
     pub opponent_search: Option<PathBuf>,
@@ -78,8 +84,8 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     let sprt = args.sprt()?;
     let settings = args.play.settings()?;
     let mut contestants = vec![
-        args.play.contestant(&args.engine, args.engine_search.as_deref())?,
-        args.play.contestant(&args.opponent, args.opponent_search.as_deref())?,
+        args.play.contestant(&args.engine, args.engine_search.as_deref(), &args.engine_option)?,
+        args.play.contestant(&args.opponent, args.opponent_search.as_deref(), &args.opponent_option)?,
     ];
     distinct_names(&mut contestants);
     if args.games == 0 {

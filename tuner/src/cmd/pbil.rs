@@ -318,7 +318,7 @@ mod tests {
             "--params".into(),
             root.join("params/eval.toml").display().to_string(),
             "--data".into(),
-            super::super::tests::small_dataset().display().to_string(),
+            crate::fitness::setup::tests::small_dataset().display().to_string(),
             "--out".into(),
             out.display().to_string(),
             "--quiet".into(),

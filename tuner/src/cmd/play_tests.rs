@@ -9,7 +9,7 @@ use crate::dataset::testutil::TempDir;
 
 use super::datagen::{self, DatagenArgs};
 use super::gauntlet::{self, GauntletArgs};
-use super::match_cmd::{self, MatchArgs};
+use super::r#match::{self as match_cmd, MatchArgs};
 
 #[derive(Parser)]
 struct MatchCli {

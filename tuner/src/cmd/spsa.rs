@@ -340,7 +340,7 @@ mod tests {
     #[test]
     fn texel_spsa_lowers_the_loss() {
         let dir = std::env::temp_dir().join(format!("whetstone-spsa-texel-{}", std::process::id()));
-        let data = super::super::tests::small_dataset();
+        let data = crate::fitness::setup::tests::small_dataset();
         let a = args(
             &dir,
             &[

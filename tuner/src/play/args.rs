@@ -141,9 +141,21 @@ impl PlayArgs {
     }
 
     /// Our engine from a command-line argument: a params file (`.toml`) played in this process,
-    /// or an engine binary driven over UCI.
-    pub fn contestant(&self, path: &Path, search_params: Option<&Path>) -> Result<Contestant> {
+    /// or an engine binary driven over UCI with `uci_options` (`Name=Value`, as fastchess's
+    /// `option.Name=Value`) set after `uciok`.
+    pub fn contestant(
+        &self,
+        path: &Path,
+        search_params: Option<&Path>,
+        uci_options: &[String],
+    ) -> Result<Contestant> {
         if path.extension().is_some_and(|e| e == "toml") {
+            if let Some(first) = uci_options.first() {
+                bail!(
+                    "{}: UCI options ({first}) apply to engine binaries; a params file is set by its own values",
+                    path.display()
+                );
+            }
             let mut setup = EngineSetup::from_files(path, search_params)?;
             if let Some(mb) = self.hash {
                 setup.hash_mb = mb.max(1);
@@ -161,7 +173,18 @@ impl PlayArgs {
         }
         let name =
             path.file_name().map_or_else(|| "engine".to_string(), |n| n.to_string_lossy().into_owned());
-        let options = self.hash.map(|mb| vec![("Hash".to_string(), mb.to_string())]).unwrap_or_default();
+        let mut options = self.hash.map(|mb| vec![("Hash".to_string(), mb.to_string())]).unwrap_or_default();
+        for option in uci_options {
+            let Some((name, value)) = option.split_once('=') else {
+                bail!("UCI option `{option}`: expected Name=Value (e.g. Threads=1)");
+            };
+            let name = name.trim();
+            if name.is_empty() {
+                bail!("UCI option `{option}`: the name is empty");
+            }
+            options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+            options.push((name.to_string(), value.trim().to_string()));
+        }
         let command = path.canonicalize().with_context(|| format!("resolving {}", path.display()))?;
         Ok(Contestant::External(EngineSpec { name, command, args: Vec::new(), options, working_dir: None }))
     }
