@@ -68,7 +68,7 @@ pub struct TexelArgs {
     pub min_coverage: f64,
     /// L2 pull toward the starting values: adds λ·Σ((w - w₀)/100)² to the loss being minimised
     /// (the logged losses stay the plain mean squared error). 0 turns it off. The default is the
-    /// best measured in games (README: +67 Elo against the hand-set start; none: -19).
+    /// best measured in games (docs/tuning.md: +67 Elo against the hand-set start; none: -19).
     #[arg(long, default_value_t = 0.003)]
     pub l2: f64,
     /// Keep the evaluation's centipawn scale: multiply the tuned centipawn values (all of them,

@@ -19,7 +19,7 @@ use crate::play::limit::MoveLimit;
 use crate::run::RunDir;
 
 /// The bundled data the Texel fitness reads by default: positions from our own self-play games,
-/// on which Texel tuning gained the most (see the README).
+/// on which Texel tuning gained the most (see docs/tuning.md).
 pub const DEFAULT_DATA: &str = "datasets/whetstone-selfplay-113k.epd";
 /// Nodes per move of the self-play fitness when no limit is given.
 pub const DEFAULT_NODES: u64 = 5000;
@@ -58,7 +58,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 0.1)]
     pub valid_fraction: f64,
     /// --fitness texel: L2 pull toward the starting values, λ·Σ((x - x₀)/100)², added to the
-    /// error (as `tune texel --l2`). The default is the best PBIL measured in games (README):
+    /// error (as `tune texel --l2`). The default is the best PBIL measured in games (docs/tuning.md):
     /// +54 Elo against the start, where 0.0003 gained nothing and no pull lost badly.
     #[arg(long, default_value_t = 0.001)]
     pub l2: f64,

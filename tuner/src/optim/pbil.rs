@@ -7,7 +7,7 @@
 //! Learning defaults follow Baluja and Caruana (1995): learning rate 0.1, negative learning rate
 //! 0.075, mutation probability 0.02, mutation shift 0.05.
 //!
-//! Two departures from textbook PBIL, both measured (README): a chess evaluation is tuned from
+//! Two departures from textbook PBIL, both measured (docs/tuning.md): a chess evaluation is tuned from
 //! a working one, so the probabilities start leaning toward the starting values
 //! (`start_confidence` 0.8; 0.5 is the textbook uniform start); and with a thousand values,
 //! bits over each value's whole range make every individual a wild jump, so by default each

@@ -41,7 +41,7 @@ pub struct Space {
 
 /// The final learning rate of values taken from a params file. OpenBench's usual 0.002 is made for
 /// fine-tuning over tens of thousands of games; in a 3,000-game recovery of four perturbed terms it
-/// left them where they were (+1 Elo), while 0.02 gained 120 Elo (README). Lower it (`--r-end`, or
+/// left them where they were (+1 Elo), while 0.02 gained 120 Elo (docs/tuning.md). Lower it (`--r-end`, or
 /// in the OpenBench lines) for long runs near the optimum.
 pub const DEFAULT_R_END: f64 = 0.02;
 
