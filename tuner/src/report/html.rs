@@ -431,6 +431,7 @@ pub fn entry(value: &serde_json::Value) -> Entry {
             _ if s.contains(" { ") => Entry::Pre(pretty_debug(s)),
             _ => Entry::Text(s.clone()),
         },
+        Value::Array(items) if items.is_empty() => Entry::Text("none".into()),
         Value::Array(items) if items.iter().all(|i| i.is_string()) => {
             // Command lines are arrays of words; a space-joined line reads better than JSON.
             Entry::Text(items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join(" "))
@@ -974,6 +975,7 @@ mod tests {
             ])
         );
         assert_eq!(entry(&serde_json::json!([1, 2.5])), Entry::Text("1, 2.5".into()));
+        assert_eq!(entry(&serde_json::json!([])), Entry::Text("none".into()));
     }
 
     #[test]
