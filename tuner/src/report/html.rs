@@ -332,10 +332,16 @@ pub fn frozen_section(params: &ParamSet, frozen: &Frozen) -> Section {
             rows.push((term.name.clone(), Entry::Text(format!("{count}: {}", items.join(", ")))));
         }
     }
+    let others = if found == frozen.len() {
+        String::new()
+    } else {
+        format!(" ({found} of them name values of this file)")
+    };
     let mut body = vec![Block::Text(format!(
         "{} values were frozen by the run (--min-coverage: seen in too few positions) and kept their \
-         starting values; {found} of them are values of this file. They are hatched in the heat maps, \
-         marked * in the tables and crossed in the charts; a zero among them is the start, not a tuned 0.",
+         starting values{others}. They are hatched in the heat maps, marked * in the tables and crossed \
+         in the charts: a zero among them is the start, not a tuned 0, and a change comes from \
+         rescaling (tune texel --keep-scale), not from tuning.",
         frozen.len()
     ))];
     if !rows.is_empty() {

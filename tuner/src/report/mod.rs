@@ -2,6 +2,10 @@
 //! Excel workbook (`workbook.rs`), PNG heat maps and curves, plots of the run's logs
 //! (`images.rs`), and an offline `index.html` showing all of it (`html.rs`); also a readable
 //! summary of a Texel run and its loss curve.
+//!
+//! What the parts share lives here: the header's names of the file shown and of the baseline
+//! ([`Labels`]), the values a run froze (`"frozen"` in its `result.json`, [`Frozen`]), the
+//! elements no position can use ([`unused`]) and the largest changes ([`largest_changes`]).
 
 pub mod html;
 pub mod images;
