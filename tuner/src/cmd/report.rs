@@ -5,6 +5,7 @@ use anyhow::Result;
 use whetstone::params::ParamSet;
 
 use crate::report;
+use crate::run::RunDir;
 
 /// Options of `tune report`.
 #[derive(clap::Args, Debug, Clone, serde::Serialize)]
@@ -25,7 +26,7 @@ pub struct ReportArgs {
     pub out: std::path::PathBuf,
 }
 
-/// `tune report`: writes the report of a params file.
+/// `tune report`: writes the report of a params file, with `run.json` in its folder.
 pub fn run(args: &ReportArgs) -> Result<()> {
     let params = ParamSet::load(&args.params)?;
     let baseline = args.baseline.as_deref().map(ParamSet::load).transpose()?;
@@ -35,7 +36,16 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         }
     }
     let started = std::time::Instant::now();
-    let index = report::write_report(&params, baseline.as_ref(), args.log.as_deref(), &args.out)?;
-    println!("wrote {} ({:.0} ms)", index.display(), started.elapsed().as_secs_f64() * 1e3);
+    let run = RunDir::create(&args.out)?;
+    run.write_meta("report", args, false, None)?;
+    let labels = report::Labels {
+        params: Some(args.params.display().to_string()),
+        baseline: args.baseline.as_ref().map(|b| b.display().to_string()),
+    };
+    let index =
+        report::write_report_labelled(&params, baseline.as_ref(), args.log.as_deref(), &args.out, &labels)?;
+    let seconds = started.elapsed().as_secs_f64();
+    run.write_meta("report", args, false, Some(serde_json::json!({ "index": index, "seconds": seconds })))?;
+    println!("wrote {} ({:.0} ms)", index.display(), seconds * 1e3);
     Ok(())
 }

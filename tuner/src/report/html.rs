@@ -2,8 +2,9 @@
 //! fonts, pictures by relative file name, so the folder can be zipped, mailed and opened offline;
 //! fluid enough to read on a phone.
 //!
-//! A [`Page`] is metadata and [`Section`]s of [`Block`]s; [`param_sections`] and [`run_sections`]
-//! build the sections of a parameter set and of a tuning run, [`write_index`] renders the page.
+//! A [`Page`] is metadata and [`Section`]s of [`Block`]s; [`param_sections`], [`run_sections`],
+//! [`changes_section`] and [`frozen_section`] build the sections of a parameter set, of a tuning
+//! run, of its largest changes and of its frozen values; [`write_index`] renders the page.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -12,12 +13,13 @@ use anyhow::{bail, Context, Result};
 use whetstone::params::{ParamSet, Shape, Term};
 
 use super::images::{self, Image};
+use super::{largest_changes, unused, Frozen};
 
 /// The whole report page.
 #[derive(Clone, Debug, Default)]
 pub struct Page {
     pub title: String,
-    /// Shown as a table under the title: command, params file, dataset, dates, ...
+    /// Shown as key/value rows under the title: the file shown, the baseline, dates, ...
     pub metadata: Vec<(String, String)>,
     pub sections: Vec<Section>,
 }
@@ -32,22 +34,39 @@ pub struct Section {
 pub enum Block {
     /// Pictures in a grid, each with its title as caption.
     Images(Vec<Image>),
-    Table {
-        caption: String,
-        header: Vec<String>,
-        rows: Vec<Vec<String>>,
-    },
+    /// A table of numbers: right-aligned cells that do not wrap (scrolls sideways on a phone).
+    Table { caption: String, header: Vec<String>, rows: Vec<Vec<String>> },
+    /// Key/value rows of text that wraps anywhere (a run's command, options and results), the
+    /// page's full width; a value may be a nested table or preformatted text.
+    KeyValue { caption: String, rows: Vec<(String, Entry)> },
     /// A piece-square table as a board: 64 values, a1 first, coloured on the scale of the PNG
-    /// heat maps with `limit` as the value of full colour.
-    Board {
-        caption: String,
-        values: Vec<i32>,
-        limit: f64,
-    },
+    /// heat maps with `limit` as the value of full colour; `marks` (64, or empty for none) hatch
+    /// frozen squares and blank unused ones.
+    Board { caption: String, values: Vec<i32>, limit: f64, marks: Vec<Mark> },
     /// A paragraph.
     Text(String),
     /// Preformatted text (a command line, a summary).
     Pre(String),
+}
+
+/// The value of a key/value row.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entry {
+    Text(String),
+    /// Preformatted, wrapped at the page's width.
+    Pre(String),
+    /// A nested key/value table.
+    Rows(Vec<(String, Entry)>),
+}
+
+/// How a square of a board is marked.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mark {
+    Plain,
+    /// Kept at its start by the run (`--min-coverage`): hatched, value with `*`.
+    Frozen,
+    /// No position can use it (pawns on ranks 1 and 8): blank and grey.
+    Unused,
 }
 
 /// Which phase of a term to show.
@@ -73,22 +92,49 @@ impl Phase {
     }
 }
 
+/// The mark of every element of `term` in one phase: unused before frozen.
+pub fn marks(term: &Term, eg: bool, frozen: &Frozen) -> Vec<Mark> {
+    unused(term)
+        .into_iter()
+        .enumerate()
+        .map(|(i, u)| {
+            if u {
+                Mark::Unused
+            } else if frozen.element(term, i, eg) {
+                Mark::Frozen
+            } else {
+                Mark::Plain
+            }
+        })
+        .collect()
+}
+
 /// A piece-square table's phase as an 8x8 board (rank 8 first) coloured like the heat maps. The
-/// scale spans both phases, as in the pictures, so the two boards compare.
-pub fn board_table(term: &Term, phase: Phase) -> Block {
+/// scale spans both phases (used squares only), as in the pictures, so the two boards compare.
+pub fn board_table(term: &Term, phase: Phase, frozen: &Frozen) -> Block {
     let caption = if term.phased { format!("{}, {}", term.name, phase.name()) } else { term.name.clone() };
+    let used = unused(term);
+    let in_use =
+        |v: &[i32]| -> Vec<i32> { v.iter().zip(&used).filter(|(_, u)| !**u).map(|(v, _)| *v).collect() };
+    let scale: Vec<i32> = in_use(&term.mg).into_iter().chain(in_use(&term.eg)).collect();
     Block::Board {
         caption,
         values: phase.values(term).to_vec(),
-        limit: images::scale_limit(term.mg.iter().chain(&term.eg)),
+        limit: images::scale_limit(&scale),
+        marks: marks(term, phase == Phase::Eg, frozen),
     }
 }
 
 /// The sections of a parameter set: the piece-square tables (pictures and boards), the curves
 /// (pictures and the values of the list and per-piece terms), and a table of the scalars.
 /// `images` are the pictures of [`images::heat_maps`] and [`images::curves`]; those of other
-/// groups are left for their own sections.
-pub fn param_sections(params: &ParamSet, baseline: Option<&ParamSet>, images: &[Image]) -> Vec<Section> {
+/// groups are left for their own sections. Values in `frozen` are marked.
+pub fn param_sections(
+    params: &ParamSet,
+    baseline: Option<&ParamSet>,
+    frozen: &Frozen,
+    images: &[Image],
+) -> Vec<Section> {
     let in_group = |g: &str| images.iter().filter(|i| i.group == g).cloned().collect::<Vec<_>>();
     let mut sections = Vec::new();
 
@@ -97,16 +143,21 @@ pub fn param_sections(params: &ParamSet, baseline: Option<&ParamSet>, images: &[
     if !pictures.is_empty() {
         body.push(Block::Images(pictures));
     }
+    let mut notes = vec!["Squares no piece of the kind can stand on are left blank."];
+    if !frozen.is_empty() {
+        notes.push("Hatched squares marked * were frozen by the run (--min-coverage): they kept their starting values.");
+    }
+    body.push(Block::Text(notes.join(" ")));
     for (_, term) in images::piece_square_terms(params) {
         if !term.doc.is_empty() {
             body.push(Block::Text(format!("{}: {}", term.name, term.doc)));
         }
-        body.push(board_table(term, Phase::Mg));
+        body.push(board_table(term, Phase::Mg, frozen));
         if term.phased {
-            body.push(board_table(term, Phase::Eg));
+            body.push(board_table(term, Phase::Eg, frozen));
         }
     }
-    if !body.is_empty() {
+    if body.len() > 1 {
         sections.push(Section { title: "Piece-square tables".into(), body });
     }
 
@@ -115,11 +166,19 @@ pub fn param_sections(params: &ParamSet, baseline: Option<&ParamSet>, images: &[
     if !pictures.is_empty() {
         body.push(Block::Images(pictures));
     }
+    let mut notes = vec![
+        "Values in parentheses are unused: no position has that element (they are left out of the charts).",
+    ];
+    if !frozen.is_empty() {
+        notes.push("Values marked * were frozen by the run (--min-coverage).");
+    }
+    body.push(Block::Text(notes.join(" ")));
+    let before = body.len();
     for term in params.terms.iter().filter(|t| matches!(t.shape, Shape::List | Shape::Piece)) {
         let base = baseline.and_then(|b| b.term(&term.name)).filter(|b| b.len() == term.len());
-        body.push(element_table(term, base));
+        body.push(element_table(term, base, frozen));
     }
-    if !body.is_empty() {
+    if body.len() > before {
         sections.push(Section { title: "Lists and curves".into(), body });
     }
 
@@ -128,6 +187,9 @@ pub fn param_sections(params: &ParamSet, baseline: Option<&ParamSet>, images: &[
         let mut header: Vec<String> = ["term", "mg", "eg"].map(String::from).into();
         if baseline.is_some() {
             header.extend(["baseline mg", "baseline eg"].map(String::from));
+        }
+        if !frozen.is_empty() {
+            header.push("frozen".into());
         }
         header.extend(["bounds", "tunable", "description"].map(String::from));
         let rows = scalars
@@ -141,6 +203,9 @@ pub fn param_sections(params: &ParamSet, baseline: Option<&ParamSet>, images: &[
                     let cell = |v: Option<&i32>| v.map_or_else(|| "-".into(), i32::to_string);
                     row.push(cell(before.and_then(|b| b.mg.first())));
                     row.push(if t.phased { cell(before.and_then(|b| b.eg.first())) } else { "=".into() });
+                }
+                if !frozen.is_empty() {
+                    row.push(frozen.phases(t, 0).to_string());
                 }
                 row.push(format!("[{}, {}]", t.min, t.max));
                 row.push(if t.tunable { "yes" } else { "no" }.into());
@@ -161,38 +226,141 @@ pub fn param_sections(params: &ParamSet, baseline: Option<&ParamSet>, images: &[
 }
 
 /// A list or per-piece term as a table with its elements across: mg and eg rows (one row if
-/// unphased), then the baseline's and the change.
-fn element_table(term: &Term, baseline: Option<&Term>) -> Block {
+/// unphased), then the baseline's and the change, and which values are frozen. Unused elements
+/// are in parentheses, frozen values marked `*`.
+fn element_table(term: &Term, baseline: Option<&Term>, frozen: &Frozen) -> Block {
     let mut header = vec![String::new()];
     header.extend((0..term.len()).map(|i| term.element_label(i)));
-    let row = |name: &str, values: &[i32]| {
-        std::iter::once(name.to_string()).chain(values.iter().map(i32::to_string)).collect::<Vec<_>>()
+    let unused = unused(term);
+    let row = |name: &str, values: &[i32], eg: Option<bool>| {
+        let cells = values.iter().enumerate().map(|(i, v)| {
+            if unused[i] {
+                format!("({v})")
+            } else if eg.is_some_and(|eg| frozen.element(term, i, eg)) {
+                format!("{v}*")
+            } else {
+                v.to_string()
+            }
+        });
+        std::iter::once(name.to_string()).chain(cells).collect::<Vec<_>>()
     };
     let phases: &[(&str, Phase)] =
         if term.phased { &[("mg", Phase::Mg), ("eg", Phase::Eg)] } else { &[("value", Phase::Mg)] };
     let mut rows = Vec::new();
     for &(name, phase) in phases {
-        rows.push(row(name, phase.values(term)));
+        rows.push(row(name, phase.values(term), Some(phase == Phase::Eg)));
     }
     if let Some(base) = baseline {
         for &(name, phase) in phases {
-            rows.push(row(&format!("{name} baseline"), phase.values(base)));
+            rows.push(row(&format!("{name} baseline"), phase.values(base), None));
         }
         for &(name, phase) in phases {
             let change: Vec<i32> =
                 phase.values(term).iter().zip(phase.values(base)).map(|(a, b)| a - b).collect();
-            rows.push(row(&format!("{name} change"), &change));
+            rows.push(row(&format!("{name} change"), &change, None));
         }
+    }
+    let frozen_cells: Vec<String> = (0..term.len()).map(|i| frozen.phases(term, i).to_string()).collect();
+    if frozen_cells.iter().any(|c| !c.is_empty()) {
+        rows.push(std::iter::once("frozen".to_string()).chain(frozen_cells).collect());
     }
     let caption =
         if term.doc.is_empty() { term.name.clone() } else { format!("{}: {}", term.name, term.doc) };
     Block::Table { caption, header, rows }
 }
 
+/// The values that moved most relative to their bounds' range: value, baseline, shown, change,
+/// the change as a share of the range (and whether it was frozen, when the run froze any).
+pub fn changes_section(params: &ParamSet, baseline: &ParamSet, frozen: &Frozen, n: usize) -> Section {
+    let changed = params.values().iter().zip(baseline.values()).filter(|(a, b)| **a != *b).count();
+    let changes = largest_changes(params, baseline, n);
+    let body = if changes.is_empty() {
+        vec![Block::Text("No value differs from the baseline.".into())]
+    } else {
+        let mut header: Vec<String> =
+            ["value", "baseline", "shown", "change", "of range"].map(String::from).into();
+        if !frozen.is_empty() {
+            header.push("frozen".into());
+        }
+        let rows = changes
+            .iter()
+            .map(|c| {
+                let mut row = vec![
+                    c.name.clone(),
+                    c.before.to_string(),
+                    c.after.to_string(),
+                    format!("{:+}", c.after - c.before),
+                    format!("{:+.1}%", 100.0 * c.relative),
+                ];
+                if !frozen.is_empty() {
+                    row.push(if frozen.contains(&c.name) { "yes" } else { "" }.into());
+                }
+                row
+            })
+            .collect();
+        let caption = format!(
+            "The {} of {changed} changed values that moved most relative to their bounds' range",
+            changes.len()
+        );
+        vec![Block::Table { caption, header, rows }]
+    };
+    Section { title: "Largest changes".into(), body }
+}
+
+/// The values the run froze (`--min-coverage`), term by term.
+pub fn frozen_section(params: &ParamSet, frozen: &Frozen) -> Section {
+    let mut rows = Vec::new();
+    let mut found = 0;
+    for term in &params.terms {
+        let mut items = Vec::new();
+        for i in 0..term.len() {
+            let label = term.element_label(i);
+            let (mg, eg) = (frozen.element(term, i, false), frozen.element(term, i, true));
+            found += usize::from(mg) + usize::from(eg && term.phased);
+            let item = match (term.phased, mg, eg) {
+                (false, true, _) if label.is_empty() => "value".to_string(),
+                (true, true, true) if label.is_empty() => "mg, eg".to_string(),
+                (false, true, _) | (true, true, true) => label,
+                (true, true, false) => format!("{label}.mg").trim_start_matches('.').to_string(),
+                (true, false, true) => format!("{label}.eg").trim_start_matches('.').to_string(),
+                _ => continue,
+            };
+            items.push(item);
+        }
+        if !items.is_empty() {
+            let count = items.len();
+            rows.push((term.name.clone(), Entry::Text(format!("{count}: {}", items.join(", ")))));
+        }
+    }
+    let others = if found == frozen.len() {
+        String::new()
+    } else {
+        format!(" ({found} of them name values of this file)")
+    };
+    let mut body = vec![Block::Text(format!(
+        "{} values were frozen by the run (--min-coverage: seen in too few positions) and kept their \
+         starting values{others}. They are hatched in the heat maps, marked * in the tables and crossed \
+         in the charts: a zero among them is the start, not a tuned 0, and a change comes from \
+         rescaling (tune texel --keep-scale), not from tuning.",
+        frozen.len()
+    ))];
+    if !rows.is_empty() {
+        body.push(Block::KeyValue {
+            caption: "Frozen elements by term (.mg/.eg: that phase only)".into(),
+            rows,
+        });
+    }
+    Section { title: "Frozen values".into(), body }
+}
+
 /// How many of the last rows of `log.csv` the run section shows.
 const LOG_TAIL: usize = 5;
 
-/// The sections of a tuning run: its `run.json` (every key), the first and the last rows of its
+/// The keys of `run.json` in the order shown; any others follow in file order.
+const RUN_KEYS: [&str; 6] = ["tool", "command", "started", "finished", "options", "results"];
+
+/// The sections of a tuning run: its `run.json` as key/value rows (options and results as
+/// nested rows), its `result.json` but the tuned values, the first and the last rows of its
 /// `log.csv`, and the run's pictures (group "run" of `images`).
 pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
     if !run_dir.is_dir() {
@@ -201,23 +369,42 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
     let mut body = Vec::new();
     let meta_path = run_dir.join("run.json");
     if meta_path.exists() {
-        let text = std::fs::read_to_string(&meta_path)
-            .with_context(|| format!("reading {}", meta_path.display()))?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).with_context(|| format!("reading {}", meta_path.display()))?;
+        let value = read_json_file(&meta_path)?;
         match value {
             serde_json::Value::Object(map) => {
-                let rows = map.iter().map(|(k, v)| vec![k.clone(), json_cell(v)]).collect();
-                body.push(Block::Table {
-                    caption: "run.json".into(),
-                    header: vec!["key".into(), "value".into()],
-                    rows,
-                });
+                let mut keys: Vec<&String> =
+                    RUN_KEYS.iter().filter_map(|k| map.get_key_value(*k).map(|(k, _)| k)).collect();
+                keys.extend(map.keys().filter(|k| !RUN_KEYS.contains(&k.as_str())));
+                let rows = keys.into_iter().map(|k| (k.clone(), entry(&map[k]))).collect();
+                body.push(Block::KeyValue { caption: "run.json".into(), rows });
             }
             other => body.push(Block::Pre(serde_json::to_string_pretty(&other)?)),
         }
     } else {
         body.push(Block::Text("This run folder has no run.json.".into()));
+    }
+
+    let result_path = run_dir.join("result.json");
+    if result_path.exists() {
+        if let serde_json::Value::Object(map) = read_json_file(&result_path)? {
+            let rows = map
+                .iter()
+                .map(|(k, v)| {
+                    let value = match (k.as_str(), v) {
+                        ("values", serde_json::Value::Object(values)) => Entry::Text(format!(
+                            "{} tuned values (in the tables below, and in tuned.toml)",
+                            values.len()
+                        )),
+                        ("frozen", serde_json::Value::Array(names)) => {
+                            Entry::Text(format!("{} values (see Frozen values)", names.len()))
+                        }
+                        _ => entry(v),
+                    };
+                    (k.clone(), value)
+                })
+                .collect();
+            body.push(Block::KeyValue { caption: "result.json".into(), rows });
+        }
     }
 
     let log_path = run_dir.join("log.csv");
@@ -233,16 +420,98 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
     Ok(vec![Section { title: format!("Run {}", run_dir.display()), body }])
 }
 
-/// A JSON value as table text: strings without quotes, anything else as compact JSON.
-fn json_cell(value: &serde_json::Value) -> String {
+fn read_json_file(path: &Path) -> Result<serde_json::Value> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))
+}
+
+/// A JSON value as a key/value entry: an object as nested rows, a string that holds a JSON object
+/// as its rows, any other string as text (a long Rust debug string indented, wrapped), arrays of
+/// plain values joined, anything else as pretty JSON.
+pub fn entry(value: &serde_json::Value) -> Entry {
+    use serde_json::Value;
     match value {
-        serde_json::Value::String(s) => s.clone(),
-        serde_json::Value::Array(items) if items.iter().all(|i| i.is_string()) => {
+        Value::Object(map) => Entry::Rows(map.iter().map(|(k, v)| (k.clone(), entry(v))).collect()),
+        Value::String(s) => match serde_json::from_str::<Value>(s) {
+            Ok(inner @ Value::Object(_)) => entry(&inner),
+            _ if s.contains(" { ") => Entry::Pre(pretty_debug(s)),
+            _ => Entry::Text(s.clone()),
+        },
+        Value::Array(items) if items.is_empty() => Entry::Text("none".into()),
+        Value::Array(items) if items.iter().all(|i| i.is_string()) => {
             // Command lines are arrays of words; a space-joined line reads better than JSON.
-            items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join(" ")
+            Entry::Text(items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join(" "))
         }
-        other => other.to_string(),
+        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => {
+            Entry::Text(items.iter().map(Value::to_string).collect::<Vec<_>>().join(", "))
+        }
+        Value::Array(_) => Entry::Pre(serde_json::to_string_pretty(value).unwrap_or_default()),
+        Value::Null => Entry::Text("none".into()),
+        other => Entry::Text(other.to_string()),
     }
+}
+
+/// A Rust debug string (`Args { a: 1, b: Inner { c: "x" } }`) with one field per line, indented
+/// by struct; lists, tuples and quoted text stay on their line.
+pub fn pretty_debug(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    let (mut depth, mut nest) = (0usize, 0usize);
+    let (mut quoted, mut escaped, mut skip_space) = (false, false, false);
+    let newline = |out: &mut String, depth: usize| {
+        while out.ends_with(' ') {
+            out.pop();
+        }
+        out.push('\n');
+        out.push_str(&"    ".repeat(depth));
+    };
+    for c in text.chars() {
+        if skip_space && c == ' ' {
+            continue;
+        }
+        skip_space = false;
+        if quoted {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => quoted = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                quoted = true;
+                out.push(c);
+            }
+            '[' | '(' => {
+                nest += 1;
+                out.push(c);
+            }
+            ']' | ')' => {
+                nest = nest.saturating_sub(1);
+                out.push(c);
+            }
+            '{' if nest == 0 => {
+                depth += 1;
+                out.push(c);
+                newline(&mut out, depth);
+                skip_space = true;
+            }
+            '}' if nest == 0 => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' if nest == 0 && depth > 0 => {
+                out.push(c);
+                newline(&mut out, depth);
+                skip_space = true;
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The first row and the last [`LOG_TAIL`] rows of a log, cells as written.
@@ -290,25 +559,32 @@ pub fn escape(text: &str) -> String {
 const CSS: &str = "
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:1200px;padding:0 12px 40px;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#222;background:#fff}
-h1{font-size:1.6em;margin:.8em 0 .4em}
-h2{font-size:1.3em;margin:1.6em 0 .5em;border-bottom:1px solid #ddd;padding-bottom:.2em}
+h1{font-size:1.6em;margin:.8em 0 .4em;overflow-wrap:anywhere}
+h2{font-size:1.3em;margin:1.6em 0 .5em;border-bottom:1px solid #ddd;padding-bottom:.2em;overflow-wrap:anywhere}
 nav ol{padding-left:1.4em}
+p{overflow-wrap:anywhere}
 .scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;margin:.6em 0 1em;max-width:100%}
 table{border-collapse:collapse;font-size:.9em}
 caption{text-align:left;font-weight:600;padding:.3em 0;caption-side:top}
 th,td{border:1px solid #ddd;padding:.25em .5em;text-align:right;white-space:nowrap}
 th{background:#f3f3f3}
 td:first-child,th:first-child{text-align:left}
-table.meta td{white-space:normal;text-align:left;word-break:break-word}
+table.kv{width:100%;table-layout:fixed;margin:.6em 0 1em}
+table.kv th,table.kv td{text-align:left;white-space:normal;overflow-wrap:anywhere;vertical-align:top}
+table.kv th{width:10em;font-weight:600}
+table.kv table.kv{margin:0;font-size:1em}
+table.kv pre{margin:0;padding:.3em}
 .boards{display:flex;flex-wrap:wrap;gap:0 24px}
 table.board td{width:3.1em;height:2.4em;text-align:center;padding:0;white-space:nowrap}
 table.board th{width:1.6em;text-align:center;padding:0;background:none;border:none}
+table.board td.unused{background-color:#f4f4f4;color:#aaa}
+table.board td.frozen{background-image:repeating-linear-gradient(45deg,rgba(0,0,0,.16) 0 2px,transparent 2px 7px);font-style:italic}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,460px),1fr));gap:16px;margin:1em 0}
 figure{margin:0}
 img{max-width:100%;height:auto;display:block;border:1px solid #eee}
 figcaption{font-size:.85em;color:#555;margin-top:.2em}
-pre{overflow-x:auto;background:#f6f6f6;padding:.6em;white-space:pre-wrap;word-break:break-word}
-@media (max-width:600px){body{font-size:14px}table.board td{width:2.3em;height:2em;font-size:.85em}}
+pre{overflow-x:auto;background:#f6f6f6;padding:.6em;white-space:pre-wrap;overflow-wrap:anywhere}
+@media (max-width:600px){body{font-size:14px}table.board td{width:2.3em;height:2em;font-size:.85em}table.kv th{width:7em}}
 ";
 
 /// Writes the page as `dir/index.html` and returns its path.
@@ -327,11 +603,11 @@ pub fn render(page: &Page) -> String {
     h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     let _ = writeln!(h, "<title>{title}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<h1>{title}</h1>");
     if !page.metadata.is_empty() {
-        h.push_str("<div class=\"scroll\"><table class=\"meta\">\n");
+        h.push_str("<table class=\"meta kv\">\n");
         for (k, v) in &page.metadata {
             let _ = writeln!(h, "<tr><th>{}</th><td>{}</td></tr>", escape(k), escape(v));
         }
-        h.push_str("</table></div>\n");
+        h.push_str("</table>\n");
     }
     if page.sections.len() > 1 {
         h.push_str("<nav><h2>Contents</h2>\n<ol>\n");
@@ -361,6 +637,26 @@ pub fn render(page: &Page) -> String {
     h
 }
 
+/// Key/value rows as a wrapping table (nested for nested entries).
+fn render_key_values(h: &mut String, caption: &str, rows: &[(String, Entry)]) {
+    h.push_str("<table class=\"kv\">\n");
+    if !caption.is_empty() {
+        let _ = writeln!(h, "<caption>{}</caption>", escape(caption));
+    }
+    for (key, value) in rows {
+        let _ = write!(h, "<tr><th>{}</th><td>", escape(key));
+        match value {
+            Entry::Text(text) => h.push_str(&escape(text)),
+            Entry::Pre(text) => {
+                let _ = write!(h, "<pre>{}</pre>", escape(text));
+            }
+            Entry::Rows(inner) => render_key_values(h, "", inner),
+        }
+        h.push_str("</td></tr>\n");
+    }
+    h.push_str("</table>\n");
+}
+
 fn render_block(h: &mut String, block: &Block) {
     match block {
         Block::Text(text) => {
@@ -381,6 +677,7 @@ fn render_block(h: &mut String, block: &Block) {
             }
             h.push_str("</div>\n");
         }
+        Block::KeyValue { caption, rows } => render_key_values(h, caption, rows),
         Block::Table { caption, header, rows } => {
             h.push_str("<div class=\"scroll\"><table>\n");
             if !caption.is_empty() {
@@ -403,16 +700,30 @@ fn render_block(h: &mut String, block: &Block) {
             }
             h.push_str("</tbody></table></div>\n");
         }
-        Block::Board { caption, values, limit } => {
+        Block::Board { caption, values, limit, marks } => {
             h.push_str("<div class=\"scroll\"><table class=\"board\">\n");
             let _ = writeln!(h, "<caption>{}</caption>", escape(caption));
             for row in 0..8 {
                 let _ = write!(h, "<tr><th>{}</th>", 8 - row);
                 for file in 0..8 {
-                    let value = values.get(images::square_at(row, file)).copied().unwrap_or(0);
+                    let sq = images::square_at(row, file);
+                    let value = values.get(sq).copied().unwrap_or(0);
+                    let mark = marks.get(sq).copied().unwrap_or(Mark::Plain);
+                    if mark == Mark::Unused {
+                        h.push_str("<td class=\"unused\" title=\"unused\"></td>");
+                        continue;
+                    }
                     let (r, g, b) = images::diverging_rgb(value as f64, *limit);
                     let ink = if images::needs_light_text(value as f64, *limit) { ";color:#fff" } else { "" };
-                    let _ = write!(h, "<td style=\"background:#{r:02x}{g:02x}{b:02x}{ink}\">{value}</td>");
+                    let (class, star) = if mark == Mark::Frozen {
+                        (" class=\"frozen\" title=\"frozen (--min-coverage)\"", "*")
+                    } else {
+                        ("", "")
+                    };
+                    let _ = write!(
+                        h,
+                        "<td{class} style=\"background-color:#{r:02x}{g:02x}{b:02x}{ink}\">{value}{star}</td>"
+                    );
                 }
                 h.push_str("</tr>\n");
             }
@@ -482,11 +793,13 @@ mod tests {
     fn board_table_has_64_cells_rank_8_first() {
         let params = ParamSet::baked();
         let term = params.term("pst.knight").unwrap();
-        let Block::Board { values, .. } = board_table(term, Phase::Eg) else { panic!("not a board") };
+        let Block::Board { values, .. } = board_table(term, Phase::Eg, &Frozen::default()) else {
+            panic!("not a board")
+        };
         assert_eq!(values, term.eg);
         let mut h = String::new();
-        render_block(&mut h, &board_table(term, Phase::Mg));
-        assert_eq!(h.matches("<td style=\"background:#").count(), 64);
+        render_block(&mut h, &board_table(term, Phase::Mg, &Frozen::default()));
+        assert_eq!(h.matches("<td style=\"background-color:#").count(), 64);
         // First cell row is rank 8 (a8 = index 56), the last is rank 1 ending with h1 (index 7).
         let first_row = h.lines().find(|l| l.starts_with("<tr><th>")).unwrap();
         assert!(first_row.starts_with("<tr><th>8</th>"));
@@ -514,7 +827,12 @@ mod tests {
         let images = vec![Image { file: "log-loss.png".into(), title: "loss".into(), group: "run".into() }];
         let sections = run_sections(&dir, &images).unwrap();
         let html = render(&Page { title: "run".into(), metadata: vec![], sections });
-        for expected in ["texel", "tune texel --epochs 5", "2025-01-02T03:04:05Z", "{&quot;lr&quot;:0.5}"] {
+        for expected in [
+            "<th>tool</th><td>texel</td>",
+            "tune texel --epochs 5",
+            "2025-01-02T03:04:05Z",
+            "<th>lr</th><td>0.5</td>",
+        ] {
             assert!(html.contains(expected), "missing {expected}");
         }
         // First row, the gap, and the last five of twelve rows.
@@ -535,10 +853,10 @@ mod tests {
         let params = ParamSet::baked();
         let mut baseline = params.clone();
         baseline.terms.iter_mut().for_each(|t| t.mg.iter_mut().for_each(|v| *v -= 3));
-        let mut pictures = images::heat_maps(&params, Some(&baseline), &out).unwrap();
-        pictures.extend(images::curves(&params, Some(&baseline), &out).unwrap());
+        let mut pictures = images::heat_maps(&params, Some(&baseline), &Frozen::default(), &out).unwrap();
+        pictures.extend(images::curves(&params, Some(&baseline), &Frozen::default(), &out).unwrap());
         pictures.extend(images::log_plots(&run, &out).unwrap());
-        let mut sections = param_sections(&params, Some(&baseline), &pictures);
+        let mut sections = param_sections(&params, Some(&baseline), &Frozen::default(), &pictures);
         sections.extend(run_sections(&run, &pictures).unwrap());
         let page = Page {
             title: "Whetstone report".into(),
@@ -563,5 +881,184 @@ mod tests {
         let boards = images::piece_square_terms(&params).count();
         assert_eq!(html.matches("<table class=\"board\">").count(), 2 * boards);
         std::fs::remove_dir_all(&out).unwrap();
+    }
+
+    /// The body of the first `<table class="kv">` captioned `caption`.
+    fn kv_table<'a>(html: &'a str, caption: &str) -> &'a str {
+        let start =
+            html.find(&format!("<caption>{caption}</caption>")).unwrap_or_else(|| panic!("no {caption}"));
+        let rest = &html[start + 1..];
+        let end = [rest.find("<caption>"), rest.find("</section>")].into_iter().flatten().min();
+        let end = end.map_or(html.len(), |e| start + 1 + e);
+        &html[start..end]
+    }
+
+    #[test]
+    fn run_json_is_key_value_rows_that_wrap() {
+        let dir = temp_dir("kv");
+        std::fs::write(
+            dir.join("run.json"),
+            r#"{"started":"2025-01-02T03:04:05Z","options":{"params":"params/eval.toml","data":["a.epd","b.epd"],"threads":null,"play":{"nodes":5000}},"command":"tune texel --epochs 5","tool":"texel","finished":"2025-01-02T04:00:00Z","results":{"loss":0.1,"epochs":5}}"#,
+        )
+        .unwrap();
+        let sections = run_sections(&dir, &[]).unwrap();
+        let html = render(&Page { title: "run".into(), metadata: vec![], sections });
+        let table = kv_table(&html, "run.json");
+        // Every key a row, in reading order: what ran, when, with what, what it found.
+        let keys: Vec<&str> =
+            table.split("<tr><th>").skip(1).map(|r| r.split("</th>").next().unwrap()).collect();
+        assert_eq!(&keys[..5], ["tool", "command", "started", "finished", "options"], "{keys:?}");
+        for row in [
+            "<tr><th>command</th><td>tune texel --epochs 5</td></tr>",
+            "<tr><th>finished</th><td>2025-01-02T04:00:00Z</td></tr>",
+            "<tr><th>params</th><td>params/eval.toml</td></tr>",
+            "<tr><th>data</th><td>a.epd b.epd</td></tr>",
+            "<tr><th>threads</th><td>none</td></tr>",
+            "<tr><th>nodes</th><td>5000</td></tr>",
+            "<tr><th>loss</th><td>0.1</td></tr>",
+            "<tr><th>epochs</th><td>5</td></tr>",
+        ] {
+            assert!(table.contains(row), "missing {row} in {table}");
+        }
+        // Options and results are nested tables, not one long cell.
+        assert!(table.contains("<tr><th>options</th><td><table class=\"kv\">"));
+        assert!(table.contains("<tr><th>results</th><td><table class=\"kv\">"));
+        // Key/value tables are not in a sideways-scrolling box, and their cells wrap, left-aligned.
+        assert!(!html.contains("<div class=\"scroll\"><table class=\"kv\">"));
+        let css = CSS.replace(' ', "");
+        assert!(
+            css.contains("table.kvth,table.kvtd{text-align:left;white-space:normal;overflow-wrap:anywhere")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn debug_string_options_are_shown_wrapped_one_field_a_line() {
+        let dir = temp_dir("debug");
+        let options = r#"PbilArgs { common: TuneArgs { params: \"params/eval.toml\", only: [], out: Some(\"/tmp/r1\") }, generations: Some(30), window: 16 }"#;
+        std::fs::write(dir.join("run.json"), format!(r#"{{"tool":"pbil","options":"{options}"}}"#)).unwrap();
+        std::fs::write(
+            dir.join("result.json"),
+            r#"{"games":0,"values":{"a":1,"b":2},"frozen":["x","y","z"]}"#,
+        )
+        .unwrap();
+        let html = render(&Page {
+            title: "run".into(),
+            metadata: vec![],
+            sections: run_sections(&dir, &[]).unwrap(),
+        });
+        let table = kv_table(&html, "run.json");
+        assert!(
+            table.contains("<tr><th>options</th><td><pre>PbilArgs {\n    common: TuneArgs {\n"),
+            "{table}"
+        );
+        assert!(table.contains("\n        params: &quot;params/eval.toml&quot;,\n"));
+        assert!(table.contains("\n    generations: Some(30),\n    window: 16\n}</pre>"));
+        let result = kv_table(&html, "result.json");
+        assert!(result.contains("<tr><th>games</th><td>0</td></tr>"));
+        assert!(result.contains("2 tuned values"));
+        assert!(result.contains("3 values (see Frozen values)"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn pretty_debug_breaks_structs_only() {
+        assert_eq!(
+            pretty_debug(r#"A { x: 1, s: "a, { b }", v: [1, 2], t: Some(B { c: 2 }), d: D { e: None } }"#),
+            "A {\n    x: 1,\n    s: \"a, { b }\",\n    v: [1, 2],\n    t: Some(B { c: 2 }),\n    d: D {\n        e: None\n    }\n}"
+        );
+        assert_eq!(pretty_debug("plain text, no struct"), "plain text, no struct");
+    }
+
+    #[test]
+    fn a_json_string_of_options_becomes_rows() {
+        let value = serde_json::json!("{\"params\": \"p.toml\", \"epochs\": 3}");
+        assert_eq!(
+            entry(&value),
+            Entry::Rows(vec![
+                ("epochs".into(), Entry::Text("3".into())),
+                ("params".into(), Entry::Text("p.toml".into()))
+            ])
+        );
+        assert_eq!(entry(&serde_json::json!([1, 2.5])), Entry::Text("1, 2.5".into()));
+        assert_eq!(entry(&serde_json::json!([])), Entry::Text("none".into()));
+    }
+
+    #[test]
+    fn the_largest_changes_relative_to_their_range() {
+        let baseline = ParamSet::baked();
+        let mut params = baseline.clone();
+        let set = |p: &mut ParamSet, name: &str, f: &dyn Fn(&mut Term)| {
+            f(p.terms.iter_mut().find(|t| t.name == name).unwrap())
+        };
+        set(&mut params, "tempo", &|t| t.mg[0] += 10); // 10 of 100: 10%
+        set(&mut params, "pst.knight", &|t| t.eg[28] -= 30); // 30 of 600: 5%
+        set(&mut params, "material", &|t| t.mg[4] += 40); // 40 of 2000: 2%
+        let frozen = Frozen::from_names(["material[queen].mg"]);
+        let section = changes_section(&params, &baseline, &frozen, 25);
+        let Block::Table { caption, header, rows } = &section.body[0] else { panic!("no table") };
+        assert!(caption.contains("3 of 3 changed values"), "{caption}");
+        assert_eq!(header, &["value", "baseline", "shown", "change", "of range", "frozen"]);
+        let names: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(names, ["tempo.mg", "pst.knight[e4].eg", "material[queen].mg"]);
+        let tempo = baseline.term("tempo").unwrap().mg[0];
+        assert_eq!(
+            rows[0][1..5],
+            [tempo.to_string(), (tempo + 10).to_string(), "+10".into(), "+10.0%".into()]
+        );
+        assert_eq!(rows[1][3..5], ["-30".to_string(), "-5.0%".into()]);
+        assert_eq!(rows[2][5], "yes");
+        // Two of them only.
+        let section = changes_section(&params, &baseline, &Frozen::default(), 2);
+        let Block::Table { header, rows, .. } = &section.body[0] else { panic!("no table") };
+        assert_eq!(rows.len(), 2);
+        assert!(!header.contains(&"frozen".to_string()));
+        let same = changes_section(&baseline, &baseline, &Frozen::default(), 25);
+        assert!(matches!(&same.body[0], Block::Text(t) if t.contains("No value differs")));
+    }
+
+    #[test]
+    fn frozen_and_unused_values_are_marked() {
+        let params = ParamSet::baked();
+        let frozen = Frozen::from_names([
+            "pst_pawn_e4_mg",
+            "threat.by_minor[rook].eg",
+            "tempo.eg",
+            "passed.rank[3].mg",
+        ]);
+        // Boards: pawns' ranks 1 and 8 blank, the frozen square hatched with a star.
+        let pawn = params.term("pst.pawn").unwrap();
+        let mut h = String::new();
+        render_block(&mut h, &board_table(pawn, Phase::Mg, &frozen));
+        assert_eq!(h.matches("<td class=\"unused\"").count(), 16);
+        assert_eq!(h.matches("<td class=\"frozen\"").count(), 1);
+        assert!(h.contains(&format!(">{}*</td>", pawn.mg[28])));
+        let mut h = String::new();
+        render_block(&mut h, &board_table(pawn, Phase::Eg, &frozen));
+        assert_eq!(h.matches("class=\"frozen\"").count(), 0, "e4 is frozen in the middle game only");
+        // Lists: unused in parentheses, frozen starred, a frozen row.
+        let rank = params.term("passed.rank").unwrap();
+        let Block::Table { rows, .. } = element_table(rank, None, &frozen) else { panic!() };
+        assert_eq!(rows[0][1], format!("({})", rank.mg[0]));
+        assert_eq!(rows[0][8], format!("({})", rank.mg[7]));
+        assert_eq!(rows[0][4], format!("{}*", rank.mg[3]));
+        assert_eq!(rows.last().unwrap()[4], "mg");
+        let minor = params.term("threat.by_minor").unwrap();
+        let Block::Table { rows, .. } = element_table(minor, None, &frozen) else { panic!() };
+        assert_eq!(rows[1][4], format!("{}*", minor.eg[3]));
+        // Scalars: a frozen column.
+        let sections = param_sections(&params, None, &frozen, &[]);
+        let scalars = sections.iter().find(|s| s.title == "Scalar terms").unwrap();
+        let Block::Table { header, rows, .. } = &scalars.body[0] else { panic!() };
+        let col = header.iter().position(|h| h == "frozen").unwrap();
+        assert_eq!(rows.iter().find(|r| r[0] == "tempo").unwrap()[col], "eg");
+        assert_eq!(rows.iter().find(|r| r[0] == "bishop_pair").unwrap()[col], "");
+        // The list of frozen values, by term.
+        let section = frozen_section(&params, &frozen);
+        let Block::KeyValue { rows, .. } = &section.body[1] else { panic!() };
+        let row = |n: &str| rows.iter().find(|r| r.0 == n).map(|r| r.1.clone());
+        assert_eq!(row("pst.pawn"), Some(Entry::Text("1: e4.mg".into())));
+        assert_eq!(row("tempo"), Some(Entry::Text("1: eg".into())));
+        assert_eq!(row("threat.by_minor"), Some(Entry::Text("1: rook.eg".into())));
     }
 }

@@ -3,15 +3,20 @@
 //! and scalar terms, and plots of a tuning run's `log.csv` and `trajectory.csv`.
 //!
 //! Every function writes its files into `dir` and returns what it wrote as [`Image`]s (file names
-//! relative to `dir`), which `html.rs` lays out on the page.
+//! relative to `dir`), which `html.rs` lays out on the page. Legends sit in a strip under the
+//! plot, never over the data; elements no position can use are not drawn (see
+//! [`super::unused`]); values a run froze are hatched (boards) or crossed (charts).
 
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use whetstone::eval::weights::{king_curve, MAX_KING_UNITS};
 use whetstone::params::{ParamSet, Shape, Term};
+
+use super::{unused, Frozen};
 
 /// One picture of the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +38,7 @@ const FONT: FontFamily<'static> = FontFamily::SansSerif;
 const FILES: [char; 8] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 const PIECES: [&str; 5] = ["pawn", "knight", "bishop", "rook", "queen"];
 /// Colours of the lines of one chart (Tableau 10), distinguishable and print-safe.
-const PALETTE: [RGBColor; 8] = [
+pub(crate) const PALETTE: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -45,6 +50,9 @@ const PALETTE: [RGBColor; 8] = [
 ];
 const MG_COLOUR: RGBColor = PALETTE[0];
 const EG_COLOUR: RGBColor = PALETTE[1];
+/// The marks of frozen values.
+const FROZEN_INK: RGBColor = RGBColor(60, 60, 60);
+const FROZEN_LABEL: &str = "frozen (--min-coverage)";
 /// Lines per chart before a trajectory is split over several charts.
 const LINES_PER_CHART: usize = 8;
 /// With more tuned parameters than this, only the ones that moved most are drawn.
@@ -109,6 +117,164 @@ pub fn check_font() -> Result<()> {
 }
 
 // ----------------------------------------------------------------------------------------------
+// What the values are: axes and units
+// ----------------------------------------------------------------------------------------------
+
+/// The unit of a term's values, for axis labels.
+pub fn value_unit(term: &Term) -> &'static str {
+    match term.name.as_str() {
+        "king_safety.curve_power" => "hundredths of the exponent",
+        "king_safety.curve_scale" => "centipawns",
+        name if name.starts_with("king_safety.") => "attack units",
+        _ => "centipawns",
+    }
+}
+
+/// What the elements of a list- or piece-shaped term stand for: the axis description (with its
+/// unit) and one label per element; `categorical` when they are kinds (pieces), not counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElementAxis {
+    pub desc: String,
+    pub labels: Vec<String>,
+    pub categorical: bool,
+}
+
+pub fn element_axis(term: &Term) -> ElementAxis {
+    let n = term.len();
+    let counts = |desc: &str| ElementAxis {
+        desc: desc.to_string(),
+        labels: (0..n).map(|i| i.to_string()).collect(),
+        categorical: false,
+    };
+    let doc = term.doc.to_ascii_lowercase();
+    let name = term.name.as_str();
+    if term.shape == Shape::Piece {
+        let labels = (0..n).map(|i| PIECES.get(i).map_or_else(|| i.to_string(), |p| p.to_string()));
+        let desc = if name.starts_with("threat.") { "attacked piece" } else { "piece" };
+        return ElementAxis { desc: desc.into(), labels: labels.collect(), categorical: true };
+    }
+    if n == 4 && doc.contains("knight, bishop, rook, queen") {
+        let labels = ["knight", "bishop", "rook", "queen"].map(String::from).to_vec();
+        return ElementAxis { desc: "attacking piece".into(), labels, categorical: true };
+    }
+    if name.starts_with("mobility.") {
+        return counts("reachable squares");
+    }
+    if name.contains("king_distance") {
+        return counts("king's distance to the promotion square (squares)");
+    }
+    if doc.contains("relative rank") {
+        // Element i is the relative rank i + 1; where 0 means "no pawn", element 0 says so.
+        let none_at_zero = doc.contains("(0 = none)");
+        let labels = (0..n)
+            .map(|i| if none_at_zero && i == 0 { "none".to_string() } else { (i + 1).to_string() })
+            .collect();
+        let desc = match name {
+            "king.shield" => "relative rank of the nearest own pawn",
+            "king.storm" => "relative rank of the nearest enemy pawn",
+            _ => "relative rank of the pawn",
+        };
+        return ElementAxis { desc: desc.into(), labels, categorical: false };
+    }
+    counts("count")
+}
+
+// ----------------------------------------------------------------------------------------------
+// Legends
+// ----------------------------------------------------------------------------------------------
+
+/// How a legend entry shows its series.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Swatch {
+    Line,
+    Dashed,
+    Bar,
+    Cross,
+}
+
+struct LegendEntry {
+    name: String,
+    colour: RGBColor,
+    swatch: Swatch,
+}
+
+const LEGEND_FONT: f64 = 13.0;
+const LEGEND_ROW: u32 = 20;
+const SWATCH_WIDTH: i32 = 24;
+
+fn text_width(text: &str) -> u32 {
+    FontDesc::new(FONT, LEGEND_FONT, FontStyle::Normal)
+        .box_size(text)
+        .map(|(w, _)| w)
+        .unwrap_or(7 * text.chars().count() as u32)
+}
+
+/// The legend's entries in rows that fit `width` (each entry's width alongside).
+fn legend_rows(entries: &[LegendEntry], width: u32) -> Vec<Vec<(usize, u32)>> {
+    let mut rows: Vec<Vec<(usize, u32)>> = Vec::new();
+    let mut used = 0;
+    for (i, e) in entries.iter().enumerate() {
+        let w = SWATCH_WIDTH as u32 + 6 + text_width(&e.name) + 22;
+        if rows.is_empty() || used + w > width.saturating_sub(24) {
+            rows.push(Vec::new());
+            used = 0;
+        }
+        rows.last_mut().expect("a row").push((i, w));
+        used += w;
+    }
+    rows
+}
+
+/// The height of the strip under a chart that holds its legend (0 without entries).
+fn legend_height(entries: &[LegendEntry], width: u32) -> u32 {
+    let rows = legend_rows(entries, width).len() as u32;
+    if rows == 0 {
+        0
+    } else {
+        rows * LEGEND_ROW + 12
+    }
+}
+
+/// Draws the legend into its strip, rows centred.
+fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, entries: &[LegendEntry]) -> Result<()> {
+    let width = area.dim_in_pixel().0;
+    let style = TextStyle::from((FONT, LEGEND_FONT).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    for (r, row) in legend_rows(entries, width).iter().enumerate() {
+        let total: u32 = row.iter().map(|(_, w)| w).sum();
+        let mut x = (width.saturating_sub(total) / 2) as i32;
+        let y = 6 + r as i32 * LEGEND_ROW as i32 + LEGEND_ROW as i32 / 2;
+        for &(i, w) in row {
+            let e = &entries[i];
+            let (x0, x1) = (x, x + SWATCH_WIDTH);
+            match e.swatch {
+                Swatch::Line => {
+                    area.draw(&PathElement::new(vec![(x0, y), (x1, y)], e.colour.stroke_width(2)))
+                        .map_err(draw_err)?;
+                }
+                Swatch::Dashed => {
+                    let faded = e.colour.mix(0.55).stroke_width(2);
+                    for s in (x0..x1).step_by(9) {
+                        area.draw(&PathElement::new(vec![(s, y), ((s + 5).min(x1), y)], faded))
+                            .map_err(draw_err)?;
+                    }
+                }
+                Swatch::Bar => {
+                    area.draw(&Rectangle::new([(x0 + 6, y - 6), (x1 - 6, y + 6)], e.colour.filled()))
+                        .map_err(draw_err)?;
+                }
+                Swatch::Cross => {
+                    area.draw(&Cross::new((x0 + SWATCH_WIDTH / 2, y), 5, e.colour.stroke_width(2)))
+                        .map_err(draw_err)?;
+                }
+            }
+            area.draw(&Text::new(e.name.clone(), (x1 + 6, y), style.clone())).map_err(draw_err)?;
+            x += w as i32;
+        }
+    }
+    Ok(())
+}
+
+// ----------------------------------------------------------------------------------------------
 // Piece-square tables
 // ----------------------------------------------------------------------------------------------
 
@@ -118,15 +284,55 @@ const LABEL: i32 = 22;
 const TOP: i32 = 70;
 const PANEL_GAP: i32 = 40;
 const BAR_WIDTH: i32 = 22;
+const NOTE: i32 = 26;
+
+/// How a board cell is drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellLook {
+    pub fill: (u8, u8, u8),
+    /// Diagonal hatching over the fill (a frozen value).
+    pub hatched: bool,
+    /// The text shown (empty for an unused square).
+    pub text: String,
+    pub light_text: bool,
+}
+
+/// The look of a cell: unused squares blank and grey, frozen ones hatched with `*` after the
+/// value, the others on the colour scale.
+pub fn cell_look(value: i32, unused: bool, frozen: bool, limit: f64) -> CellLook {
+    if unused {
+        return CellLook { fill: (240, 240, 240), hatched: false, text: String::new(), light_text: false };
+    }
+    CellLook {
+        fill: diverging_rgb(value as f64, limit),
+        hatched: frozen,
+        text: if frozen { format!("{value}*") } else { value.to_string() },
+        light_text: needs_light_text(value as f64, limit),
+    }
+}
+
+/// One board of a picture: its caption, the 64 values, and which squares are unused / frozen.
+struct Panel<'a> {
+    name: &'static str,
+    values: &'a [i32],
+    unused: Vec<bool>,
+    frozen: Vec<bool>,
+}
 
 /// One PNG per piece-square table (middle game and end game side by side), and with a baseline
-/// one more per table with the differences (`pst-knight-diff.png`).
-pub fn heat_maps(params: &ParamSet, baseline: Option<&ParamSet>, dir: &Path) -> Result<Vec<Image>> {
+/// one more per table with the differences (`pst-knight-diff.png`). Squares no piece of the kind
+/// can use are blank; values in `frozen` hatched.
+pub fn heat_maps(
+    params: &ParamSet,
+    baseline: Option<&ParamSet>,
+    frozen: &Frozen,
+    dir: &Path,
+) -> Result<Vec<Image>> {
     check_font()?;
     let mut out = Vec::new();
     for (piece, term) in piece_square_terms(params) {
         let file = format!("pst-{}.png", file_stem(piece));
-        let panels = phase_panels(term, &term.mg, &term.eg);
+        let panels = phase_panels(term, &term.mg, &term.eg, frozen);
         let title = format!("{piece}: piece-square table");
         board_picture(&dir.join(&file), &title, &panels).with_context(|| format!("drawing {file}"))?;
         out.push(Image::new(file, title, "tables"));
@@ -138,7 +344,7 @@ pub fn heat_maps(params: &ParamSet, baseline: Option<&ParamSet>, dir: &Path) -> 
         let (mg, eg) = (diff(&term.mg, &before.mg), diff(&term.eg, &before.eg));
         let file = format!("pst-{}-diff.png", file_stem(piece));
         let title = format!("{piece}: change from the baseline");
-        board_picture(&dir.join(&file), &title, &phase_panels(term, &mg, &eg))
+        board_picture(&dir.join(&file), &title, &phase_panels(term, &mg, &eg, frozen))
             .with_context(|| format!("drawing {file}"))?;
         out.push(Image::new(file, title, "tables"));
     }
@@ -146,21 +352,39 @@ pub fn heat_maps(params: &ParamSet, baseline: Option<&ParamSet>, dir: &Path) -> 
 }
 
 /// The boards to draw for a term: both phases, or the one value of an unphased term.
-fn phase_panels<'a>(term: &Term, mg: &'a [i32], eg: &'a [i32]) -> Vec<(&'static str, &'a [i32])> {
+fn phase_panels<'a>(term: &Term, mg: &'a [i32], eg: &'a [i32], frozen: &Frozen) -> Vec<Panel<'a>> {
+    let unused = unused(term);
+    let frozen_in = |eg: bool| (0..term.len()).map(|i| frozen.element(term, i, eg)).collect::<Vec<_>>();
     if term.phased {
-        vec![("middle game", mg), ("end game", eg)]
+        vec![
+            Panel { name: "middle game", values: mg, unused: unused.clone(), frozen: frozen_in(false) },
+            Panel { name: "end game", values: eg, unused, frozen: frozen_in(true) },
+        ]
     } else {
-        vec![("both phases", mg)]
+        vec![Panel { name: "both phases", values: mg, unused, frozen: frozen_in(false) }]
     }
 }
 
-/// Boards side by side under one colour scale (shared so the phases compare at a glance), each
-/// cell coloured and showing its value, with a colour bar on the right.
-fn board_picture(path: &Path, title: &str, panels: &[(&str, &[i32])]) -> Result<()> {
+/// Boards side by side under one colour scale (shared so the phases compare at a glance, over the
+/// used squares), each cell coloured and showing its value, with a colour bar on the right and a
+/// note on the marks under the boards.
+fn board_picture(path: &Path, title: &str, panels: &[Panel]) -> Result<()> {
     let panel_width = LABEL + BOARD + PANEL_GAP;
     let width = panels.len() as i32 * panel_width + BAR_WIDTH + 70;
-    let height = TOP + BOARD + LABEL + 16;
-    let limit = scale_limit(panels.iter().flat_map(|(_, v)| v.iter()));
+    let any_unused = panels.iter().any(|p| p.unused.iter().any(|&u| u));
+    let any_frozen = panels.iter().any(|p| p.frozen.iter().any(|&f| f));
+    let note = match (any_unused, any_frozen) {
+        (false, false) => None,
+        (true, false) => Some("blank: squares this piece never stands on"),
+        (false, true) => Some("hatched, *: frozen by the run (--min-coverage), kept at the start"),
+        (true, true) => {
+            Some("blank: never used; hatched, *: frozen by the run (--min-coverage), kept at the start")
+        }
+    };
+    let height = TOP + BOARD + LABEL + 16 + if note.is_some() { NOTE } else { 0 };
+    let in_use =
+        panels.iter().flat_map(|p| p.values.iter().zip(&p.unused).filter(|(_, u)| !**u).map(|(v, _)| v));
+    let limit = scale_limit(in_use);
     let root = BitMapBackend::new(path, (width as u32, height as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(draw_err)?;
 
@@ -170,10 +394,11 @@ fn board_picture(path: &Path, title: &str, panels: &[(&str, &[i32])]) -> Result<
     let label_style = TextStyle::from((FONT, 15).into_font()).color(&RGBColor(60, 60, 60)).pos(centred);
     let value_style = TextStyle::from((FONT, 14).into_font()).pos(centred);
     let light_value_style = value_style.clone().color(&WHITE);
+    let hatch = RGBColor(0, 0, 0).mix(0.22).stroke_width(1);
 
-    for (p, (name, values)) in panels.iter().enumerate() {
+    for (p, panel) in panels.iter().enumerate() {
         let left = p as i32 * panel_width + LABEL;
-        root.draw(&Text::new(name.to_string(), (left + BOARD / 2, TOP - 18), label_style.clone()))
+        root.draw(&Text::new(panel.name.to_string(), (left + BOARD / 2, TOP - 18), label_style.clone()))
             .map_err(draw_err)?;
         for row in 0..8 {
             let y = TOP + row as i32 * CELL;
@@ -185,14 +410,29 @@ fn board_picture(path: &Path, title: &str, panels: &[(&str, &[i32])]) -> Result<
             .map_err(draw_err)?;
             for file in 0..8 {
                 let x = left + file as i32 * CELL;
-                let value = values[square_at(row, file)];
-                let (r, g, b) = diverging_rgb(value as f64, limit);
+                let sq = square_at(row, file);
+                let look = cell_look(
+                    panel.values[sq],
+                    panel.unused.get(sq).copied().unwrap_or(false),
+                    panel.frozen.get(sq).copied().unwrap_or(false),
+                    limit,
+                );
+                let (r, g, b) = look.fill;
                 root.draw(&Rectangle::new([(x, y), (x + CELL, y + CELL)], RGBColor(r, g, b).filled()))
                     .map_err(draw_err)?;
-                let style =
-                    if needs_light_text(value as f64, limit) { &light_value_style } else { &value_style };
-                root.draw(&Text::new(value.to_string(), (x + CELL / 2, y + CELL / 2), style.clone()))
-                    .map_err(draw_err)?;
+                if look.hatched {
+                    // Lines x + y = t across the cell.
+                    for t in (6..2 * CELL).step_by(8) {
+                        let (a, b) = ((t - CELL).max(0), t.min(CELL));
+                        root.draw(&PathElement::new(vec![(x + t - a, y + a), (x + t - b, y + b)], hatch))
+                            .map_err(draw_err)?;
+                    }
+                }
+                if !look.text.is_empty() {
+                    let style = if look.light_text { &light_value_style } else { &value_style };
+                    root.draw(&Text::new(look.text, (x + CELL / 2, y + CELL / 2), style.clone()))
+                        .map_err(draw_err)?;
+                }
             }
         }
         for (file, letter) in FILES.iter().enumerate() {
@@ -202,6 +442,11 @@ fn board_picture(path: &Path, title: &str, panels: &[(&str, &[i32])]) -> Result<
         }
         let frame = RGBColor(90, 90, 90);
         root.draw(&Rectangle::new([(left, TOP), (left + BOARD, TOP + BOARD)], frame.stroke_width(1)))
+            .map_err(draw_err)?;
+    }
+    if let Some(note) = note {
+        let style = TextStyle::from((FONT, 14).into_font()).color(&RGBColor(70, 70, 70)).pos(centred);
+        root.draw(&Text::new(note.to_string(), (width / 2, TOP + BOARD + LABEL + 8 + NOTE / 2), style))
             .map_err(draw_err)?;
     }
 
@@ -222,9 +467,10 @@ fn board_picture(path: &Path, title: &str, panels: &[(&str, &[i32])]) -> Result<
     ))
     .map_err(draw_err)?;
     let tick_style = TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
-    for (y, value) in [(TOP, limit), (TOP + BOARD / 2, 0.0), (TOP + BOARD, -limit)] {
-        root.draw(&Text::new(format!("{value:+}"), (bar_left + BAR_WIDTH + 5, y), tick_style.clone()))
-            .map_err(draw_err)?;
+    for (y, text) in
+        [(TOP, format!("{limit:+}")), (TOP + BOARD / 2, "0".into()), (TOP + BOARD, format!("{:+}", -limit))]
+    {
+        root.draw(&Text::new(text, (bar_left + BAR_WIDTH + 5, y), tick_style.clone())).map_err(draw_err)?;
     }
     root.present().map_err(draw_err)?;
     Ok(())
@@ -235,21 +481,26 @@ fn board_picture(path: &Path, title: &str, panels: &[(&str, &[i32])]) -> Result<
 // ----------------------------------------------------------------------------------------------
 
 /// One line of a chart. NaN values leave a gap.
-struct Series {
-    name: String,
-    points: Vec<(f64, f64)>,
-    colour: RGBColor,
+pub(crate) struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    pub colour: RGBColor,
     /// Baselines are drawn dashed and lighter, under the current values.
-    dashed: bool,
+    pub dashed: bool,
     /// Marks each point: lists have few, discrete elements.
-    markers: bool,
+    pub markers: bool,
+    /// Points (by position in `points`) of frozen values: crossed.
+    pub frozen: Vec<usize>,
 }
 
-struct LineChart<'a> {
-    title: &'a str,
-    x_desc: &'a str,
-    y_desc: &'a str,
-    series: &'a [Series],
+pub(crate) struct LineChart<'a> {
+    pub title: &'a str,
+    pub x_desc: &'a str,
+    pub y_desc: &'a str,
+    pub series: &'a [Series],
+    /// Names of the x positions that are whole numbers (list elements: ranks, pieces); `None`
+    /// for plain numbers.
+    pub x_labels: Option<&'a [String]>,
 }
 
 /// The finite range of some values, widened so the lines do not touch the frame and a flat line
@@ -274,48 +525,81 @@ fn segments(points: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
         .collect()
 }
 
-fn line_chart(path: &Path, chart: &LineChart) -> Result<()> {
+const CHART_WIDTH: u32 = 800;
+const CHART_HEIGHT: u32 = 440;
+
+/// The legend of a line chart: baselines first, as drawn, then a cross for frozen values.
+fn line_legend(series: &[Series]) -> Vec<LegendEntry> {
+    let drawn = series.iter().filter(|s| s.points.iter().any(|p| p.0.is_finite() && p.1.is_finite()));
+    let mut entries: Vec<LegendEntry> = drawn
+        .map(|s| LegendEntry {
+            name: s.name.clone(),
+            colour: s.colour,
+            swatch: if s.dashed { Swatch::Dashed } else { Swatch::Line },
+        })
+        .collect();
+    if series.iter().any(|s| !s.frozen.is_empty()) {
+        entries.push(LegendEntry { name: FROZEN_LABEL.into(), colour: FROZEN_INK, swatch: Swatch::Cross });
+    }
+    entries
+}
+
+pub(crate) fn line_chart(path: &Path, chart: &LineChart) -> Result<()> {
     let all = || chart.series.iter().flat_map(|s| s.points.iter());
     let (Some((x0, x1)), Some((y0, y1))) =
         (padded_range(all().map(|p| p.0)), padded_range(all().map(|p| p.1)))
     else {
         bail!("nothing to draw");
     };
-    let root = BitMapBackend::new(path, (800, 460)).into_drawing_area();
+    let legend = line_legend(chart.series);
+    let legend_h = legend_height(&legend, CHART_WIDTH);
+    let root = BitMapBackend::new(path, (CHART_WIDTH, CHART_HEIGHT + legend_h)).into_drawing_area();
     root.fill(&WHITE).map_err(draw_err)?;
-    let mut ctx = ChartBuilder::on(&root)
+    let (plot, strip) = root.split_vertically(CHART_HEIGHT);
+    let mut ctx = ChartBuilder::on(&plot)
         .caption(chart.title, (FONT, 22))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(64)
         .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(draw_err)?;
-    ctx.configure_mesh()
-        .x_desc(chart.x_desc)
+    let names = chart.x_labels;
+    let x_label = move |x: &f64| match names {
+        Some(names) => {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+                names[i as usize].clone()
+            } else {
+                String::new()
+            }
+        }
+        None => tick(x),
+    };
+    let mut mesh = ctx.configure_mesh();
+    mesh.x_desc(chart.x_desc)
         .y_desc(chart.y_desc)
         .light_line_style(RGBColor(240, 240, 240))
         .label_style((FONT, 14))
-        .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
-        .draw()
-        .map_err(draw_err)?;
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&tick);
+    if let Some(names) = names {
+        // One tick per whole position in range (at most 30), so every element is named.
+        let count = ((x1.floor() - x0.ceil()) as usize + 1).min(30);
+        mesh.x_labels(count.max(2));
+        if names.len() > 30 {
+            mesh.x_labels(10);
+        }
+    }
+    mesh.draw().map_err(draw_err)?;
     // Baselines first, so the current values are drawn over them.
     let order = chart.series.iter().filter(|s| s.dashed).chain(chart.series.iter().filter(|s| !s.dashed));
     for s in order {
         let style = if s.dashed { s.colour.mix(0.55).stroke_width(2) } else { s.colour.stroke_width(2) };
-        let mut first = true;
         for seg in segments(&s.points) {
-            let anno = if s.dashed {
-                ctx.draw_series(DashedLineSeries::new(seg.clone(), 6, 4, style)).map_err(draw_err)?
+            if s.dashed {
+                ctx.draw_series(DashedLineSeries::new(seg.clone(), 6, 4, style)).map_err(draw_err)?;
             } else {
-                ctx.draw_series(LineSeries::new(seg.clone(), style)).map_err(draw_err)?
-            };
-            // Only one legend entry per series, however many gaps it has.
-            if first {
-                let colour = style;
-                anno.label(s.name.clone())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
-                first = false;
+                ctx.draw_series(LineSeries::new(seg.clone(), style)).map_err(draw_err)?;
             }
             // A lone point between gaps has no line, so it always gets a marker.
             if s.markers || seg.len() == 1 {
@@ -324,29 +608,40 @@ fn line_chart(path: &Path, chart: &LineChart) -> Result<()> {
             }
         }
     }
-    ctx.configure_series_labels()
-        .position(legend_position(chart.series, y0, y1))
-        .label_font((FONT, 13))
-        .border_style(RGBColor(180, 180, 180))
-        .background_style(WHITE.mix(0.85))
-        .draw()
-        .map_err(draw_err)?;
+    for s in chart.series {
+        let crosses =
+            s.frozen.iter().filter_map(|&i| s.points.get(i)).filter(|p| p.0.is_finite() && p.1.is_finite());
+        ctx.draw_series(crosses.map(|&p| Cross::new(p, 5, FROZEN_INK.stroke_width(2)))).map_err(draw_err)?;
+    }
+    draw_legend(&strip, &legend)?;
     root.present().map_err(draw_err)?;
     Ok(())
 }
 
-/// Bars grouped by category: `groups[i]` holds the value of every series for category `i`.
+/// Bars grouped by category: every series has one value per category (NaN: no bar).
 struct BarChart<'a> {
     title: &'a str,
+    /// What the categories are (the category axis' description).
+    category_desc: &'a str,
     y_desc: &'a str,
     categories: Vec<String>,
-    /// (name, colour, value per category)
-    series: Vec<(String, RGBColor, Vec<f64>)>,
+    series: Vec<BarSeries>,
+}
+
+struct BarSeries {
+    name: String,
+    colour: RGBColor,
+    values: Vec<f64>,
+    /// Per category: the value is frozen (a cross at the bar's end).
+    frozen: Vec<bool>,
 }
 
 fn bar_chart(path: &Path, chart: &BarChart) -> Result<()> {
     let n = chart.categories.len();
-    let values = chart.series.iter().flat_map(|s| s.2.iter().copied()).chain([0.0]);
+    if n == 0 {
+        bail!("nothing to draw");
+    }
+    let values = chart.series.iter().flat_map(|s| s.values.iter().copied()).chain([0.0]);
     let Some((v0, v1)) = padded_range(values) else { bail!("nothing to draw") };
     let k = chart.series.len().max(1);
     // Many categories (long term names) lie along the vertical axis, where their names fit.
@@ -354,11 +649,21 @@ fn bar_chart(path: &Path, chart: &BarChart) -> Result<()> {
     let (width, height) = if horizontal {
         (900, (90 + n * (8 + 7 * k)).clamp(300, 1600) as u32)
     } else {
-        ((140 + n * 30 * k).clamp(600, 1400) as u32, 460)
+        ((140 + n * 30 * k).clamp(600, 1400) as u32, 440)
     };
+    let mut legend: Vec<LegendEntry> = chart
+        .series
+        .iter()
+        .map(|s| LegendEntry { name: s.name.clone(), colour: s.colour, swatch: Swatch::Bar })
+        .collect();
+    if chart.series.iter().any(|s| s.frozen.iter().any(|&f| f)) {
+        legend.push(LegendEntry { name: FROZEN_LABEL.into(), colour: FROZEN_INK, swatch: Swatch::Cross });
+    }
+    let legend_h = legend_height(&legend, width);
     let label_width = chart.categories.iter().map(|c| c.chars().count()).max().unwrap_or(0) as u32 * 8 + 16;
-    let root = BitMapBackend::new(path, (width, height)).into_drawing_area();
+    let root = BitMapBackend::new(path, (width, height + legend_h)).into_drawing_area();
     root.fill(&WHITE).map_err(draw_err)?;
+    let (plot, strip) = root.split_vertically(height);
     let categories = chart.categories.clone();
     // The category axis is continuous; only the integer positions (the bar groups) get a name.
     let name_of = move |x: &f64| {
@@ -373,7 +678,7 @@ fn bar_chart(path: &Path, chart: &BarChart) -> Result<()> {
     let category_range = -0.5..n as f64 - 0.5;
     let (x_range, y_range) =
         if horizontal { (v0..v1, category_range.clone()) } else { (category_range.clone(), v0..v1) };
-    let mut ctx = ChartBuilder::on(&root)
+    let mut ctx = ChartBuilder::on(&plot)
         .caption(chart.title, (FONT, 22))
         .margin(12)
         .x_label_area_size(40)
@@ -386,44 +691,52 @@ fn bar_chart(path: &Path, chart: &BarChart) -> Result<()> {
         mesh.disable_y_mesh()
             .y_labels(n)
             .y_label_formatter(&name_of)
+            .y_desc(chart.category_desc)
             .x_desc(chart.y_desc)
             .x_label_formatter(&tick);
     } else {
         mesh.disable_x_mesh()
             .x_labels(n)
             .x_label_formatter(&name_of)
+            .x_desc(chart.category_desc)
             .y_desc(chart.y_desc)
             .y_label_formatter(&tick);
     }
     mesh.draw().map_err(draw_err)?;
     let bar = 0.8 / k as f64;
-    for (j, (name, colour, values)) in chart.series.iter().enumerate() {
-        let colour = *colour;
-        let bars = values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(move |(i, &v)| {
+    // Where bar (category i, series j) starts across the category axis and where its value ends.
+    let slot = |i: usize, j: usize| {
+        if horizontal {
+            (n - 1 - i) as f64 + 0.4 - j as f64 * bar
+        } else {
+            i as f64 - 0.4 + j as f64 * bar
+        }
+    };
+    for (j, s) in chart.series.iter().enumerate() {
+        let colour = s.colour;
+        let bars = s.values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| {
+            let at = slot(i, j);
             if horizontal {
                 // First category and first series at the top.
-                let top = (n - 1 - i) as f64 + 0.4 - j as f64 * bar;
-                Rectangle::new([(0.0, top), (v, top - bar * 0.9)], colour.filled())
+                Rectangle::new([(0.0, at), (v, at - bar * 0.9)], colour.filled())
             } else {
-                let left = i as f64 - 0.4 + j as f64 * bar;
-                Rectangle::new([(left, 0.0), (left + bar * 0.9, v)], colour.filled())
+                Rectangle::new([(at, 0.0), (at + bar * 0.9, v)], colour.filled())
             }
         });
-        ctx.draw_series(bars)
-            .map_err(draw_err)?
-            .label(name.clone())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
+        ctx.draw_series(bars).map_err(draw_err)?;
+        let crosses =
+            s.values.iter().enumerate().filter(|(i, v)| v.is_finite() && s.frozen.get(*i) == Some(&true));
+        let crosses = crosses.map(|(i, &v)| {
+            let mid = if horizontal { slot(i, j) - bar * 0.45 } else { slot(i, j) + bar * 0.45 };
+            let p = if horizontal { (v, mid) } else { (mid, v) };
+            Cross::new(p, 5, FROZEN_INK.stroke_width(2))
+        });
+        ctx.draw_series(crosses).map_err(draw_err)?;
     }
     let (c0, c1) = (-0.5, n as f64 - 0.5);
     let zero = if horizontal { vec![(0.0, c0), (0.0, c1)] } else { vec![(c0, 0.0), (c1, 0.0)] };
     ctx.draw_series(std::iter::once(PathElement::new(zero, BLACK))).map_err(draw_err)?;
-    ctx.configure_series_labels()
-        .position(if horizontal { SeriesLabelPosition::UpperRight } else { SeriesLabelPosition::UpperLeft })
-        .label_font((FONT, 13))
-        .border_style(RGBColor(180, 180, 180))
-        .background_style(WHITE.mix(0.85))
-        .draw()
-        .map_err(draw_err)?;
+    draw_legend(&strip, &legend)?;
     root.present().map_err(draw_err)?;
     Ok(())
 }
@@ -439,31 +752,21 @@ fn tick(v: &f64) -> String {
     }
 }
 
-/// Where a line chart's legend hides the least: the corner on the side away from the lines at
-/// the right-hand end (mobility rises, distances fall).
-fn legend_position(series: &[Series], y0: f64, y1: f64) -> SeriesLabelPosition {
-    let ends: Vec<f64> =
-        series.iter().filter_map(|s| s.points.iter().rev().find(|p| p.1.is_finite())).map(|p| p.1).collect();
-    if ends.is_empty() {
-        return SeriesLabelPosition::UpperRight;
-    }
-    let mean = ends.iter().sum::<f64>() / ends.len() as f64;
-    if mean > (y0 + y1) / 2.0 {
-        SeriesLabelPosition::LowerRight
-    } else {
-        SeriesLabelPosition::UpperRight
-    }
-}
-
-/// Middle-game and end-game lines of a term's values against `x` (one line if unphased), with
-/// the baseline's dashed and lighter.
-fn phase_series(term: &Term, baseline: Option<&Term>, x: impl Fn(usize) -> f64) -> Vec<Series> {
-    let line = |name: String, values: &[i32], colour, dashed| Series {
+/// Middle-game and end-game lines of a term's used elements (one line if unphased), with the
+/// baseline's dashed and lighter; frozen values of the current lines crossed.
+fn phase_series(term: &Term, baseline: Option<&Term>, frozen: &Frozen) -> Vec<Series> {
+    let unused = unused(term);
+    let used: Vec<usize> = (0..term.len()).filter(|&i| !unused[i]).collect();
+    let line = |name: String, values: &[i32], colour, dashed, eg: Option<bool>| Series {
         name,
-        points: values.iter().enumerate().map(|(i, &v)| (x(i), v as f64)).collect(),
+        points: used.iter().map(|&i| (i as f64, values[i] as f64)).collect(),
         colour,
         dashed,
         markers: values.len() <= 40,
+        frozen: match eg {
+            Some(eg) => (0..used.len()).filter(|&p| frozen.element(term, used[p], eg)).collect(),
+            None => Vec::new(),
+        },
     };
     let mut out = Vec::new();
     let phases: &[(&str, bool, RGBColor)] = if term.phased {
@@ -473,45 +776,77 @@ fn phase_series(term: &Term, baseline: Option<&Term>, x: impl Fn(usize) -> f64) 
     };
     let values = |t: &'_ Term, eg: bool| if eg { t.eg.clone() } else { t.mg.clone() };
     for &(name, eg, colour) in phases {
-        out.push(line(name.to_string(), &values(term, eg), colour, false));
+        out.push(line(name.to_string(), &values(term, eg), colour, false, Some(eg)));
         if let Some(base) = baseline {
-            out.push(line(format!("{name} (baseline)"), &values(base, eg), colour, true));
+            out.push(line(format!("{name} (baseline)"), &values(base, eg), colour, true, None));
         }
     }
     out
 }
 
 /// Line charts of every list-shaped term and of the king-safety curve, and bar charts of the
-/// per-piece terms and of the scalars.
-pub fn curves(params: &ParamSet, baseline: Option<&ParamSet>, dir: &Path) -> Result<Vec<Image>> {
+/// per-piece terms, of the lists by piece, and of the scalars (centipawns and attack units
+/// apart). Unused elements are left out, frozen values crossed.
+pub fn curves(
+    params: &ParamSet,
+    baseline: Option<&ParamSet>,
+    frozen: &Frozen,
+    dir: &Path,
+) -> Result<Vec<Image>> {
     check_font()?;
     let mut out = Vec::new();
-    for term in params.terms.iter().filter(|t| t.shape == Shape::List && !t.is_empty()) {
+    let lists = params.terms.iter().filter(|t| t.shape == Shape::List && !t.is_empty());
+    for term in lists.filter(|t| !element_axis(t).categorical) {
         let base = baseline.and_then(|b| b.term(&term.name)).filter(|b| b.len() == term.len());
         let file = format!("{}.png", file_stem(&term.name));
-        let series = phase_series(term, base, |i| i as f64);
-        let chart = LineChart { title: &term.name, x_desc: "index", y_desc: "value", series: &series };
+        let series = phase_series(term, base, frozen);
+        let axis = element_axis(term);
+        let chart = LineChart {
+            title: &term.name,
+            x_desc: &axis.desc,
+            y_desc: value_unit(term),
+            series: &series,
+            x_labels: Some(&axis.labels),
+        };
         line_chart(&dir.join(&file), &chart).with_context(|| format!("drawing {file}"))?;
         out.push(Image::new(file, term.name.clone(), "curves"));
     }
 
-    if let Some(series) = king_curve_series(params, baseline) {
+    if let Some((series, reach)) = king_curve_series(params, baseline) {
         let file = "king-safety-curve.png".to_string();
-        let title = "king safety: penalty by attack units";
-        let chart = LineChart { title, x_desc: "attack units", y_desc: "penalty", series: &series };
+        let title = format!("king safety: penalty by attack units (0 to {reach} of {MAX_KING_UNITS})");
+        let chart = LineChart {
+            title: &title,
+            x_desc: "attack units",
+            y_desc: "penalty (centipawns)",
+            series: &series,
+            x_labels: None,
+        };
         line_chart(&dir.join(&file), &chart).with_context(|| format!("drawing {file}"))?;
         out.push(Image::new(file, title, "curves"));
     }
 
-    for term in params.terms.iter().filter(|t| t.shape == Shape::Piece && !t.is_empty()) {
+    let by_kind = params
+        .terms
+        .iter()
+        .filter(|t| !t.is_empty())
+        .filter(|t| t.shape == Shape::Piece || (t.shape == Shape::List && element_axis(t).categorical));
+    for term in by_kind {
         let base = baseline.and_then(|b| b.term(&term.name)).filter(|b| b.len() == term.len());
-        let categories =
-            (0..term.len()).map(|i| PIECES.get(i).map_or_else(|| i.to_string(), |p| p.to_string()));
+        let axis = element_axis(term);
+        let unused = unused(term);
+        let keep: Vec<usize> = (0..term.len()).filter(|&i| !unused[i]).collect();
+        let mut series = bar_series(&[term], base.map(|b| vec![b]).as_deref(), frozen);
+        for s in &mut series {
+            s.values = keep.iter().map(|&i| s.values[i]).collect();
+            s.frozen = keep.iter().map(|&i| s.frozen[i]).collect();
+        }
         let chart = BarChart {
             title: &term.name,
-            y_desc: "value",
-            categories: categories.collect(),
-            series: bar_series(&[term], base.map(|b| vec![b]).as_deref()),
+            category_desc: &axis.desc,
+            y_desc: value_unit(term),
+            categories: keep.iter().map(|&i| axis.labels[i].clone()).collect(),
+            series,
         };
         let file = format!("{}.png", file_stem(&term.name));
         bar_chart(&dir.join(&file), &chart).with_context(|| format!("drawing {file}"))?;
@@ -519,33 +854,43 @@ pub fn curves(params: &ParamSet, baseline: Option<&ParamSet>, dir: &Path) -> Res
     }
 
     // The curve's own parameters are drawn as the curve; as bars their hundreds would flatten
-    // every other scalar.
-    let scalars: Vec<&Term> = params
+    // every other scalar. Attack units and centipawns get a chart each.
+    let scalars = params
         .terms
         .iter()
-        .filter(|t| t.shape == Shape::Scalar && t.len() == 1 && !t.name.starts_with("king_safety.curve_"))
-        .collect();
-    if !scalars.is_empty() {
+        .filter(|t| t.shape == Shape::Scalar && t.len() == 1 && !t.name.starts_with("king_safety.curve_"));
+    let (units, centipawns): (Vec<&Term>, Vec<&Term>) =
+        scalars.partition(|t| value_unit(t) == "attack units");
+    for (terms, file, title, unit) in [
+        (centipawns, "scalars.png", "scalar terms", "centipawns"),
+        (units, "king-safety-scalars.png", "king-safety scalars", "attack units"),
+    ] {
+        if terms.is_empty() {
+            continue;
+        }
         let base: Option<Vec<&Term>> =
-            baseline.and_then(|b| scalars.iter().map(|t| b.term(&t.name).filter(|b| b.len() == 1)).collect());
+            baseline.and_then(|b| terms.iter().map(|t| b.term(&t.name).filter(|b| b.len() == 1)).collect());
         let chart = BarChart {
-            title: "scalar terms",
-            y_desc: "value",
-            categories: scalars.iter().map(|t| t.name.clone()).collect(),
-            series: bar_series(&scalars, base.as_deref()),
+            title,
+            category_desc: "term",
+            y_desc: unit,
+            categories: terms.iter().map(|t| t.name.clone()).collect(),
+            series: bar_series(&terms, base.as_deref(), frozen),
         };
-        let file = "scalars.png".to_string();
-        bar_chart(&dir.join(&file), &chart).with_context(|| format!("drawing {file}"))?;
-        out.push(Image::new(file, "scalar terms", "curves"));
+        bar_chart(&dir.join(file), &chart).with_context(|| format!("drawing {file}"))?;
+        out.push(Image::new(file.to_string(), title, "curves"));
     }
     Ok(out)
 }
 
 /// Bar series of the elements of `terms` (all of one term, or the one value of each scalar):
 /// mg and eg (the value alone if none is phased), and the baseline's in lighter colours.
-fn bar_series(terms: &[&Term], baseline: Option<&[&Term]>) -> Vec<(String, RGBColor, Vec<f64>)> {
+fn bar_series(terms: &[&Term], baseline: Option<&[&Term]>, frozen: &Frozen) -> Vec<BarSeries> {
     let values = |ts: &[&Term], eg: bool| -> Vec<f64> {
         ts.iter().flat_map(|t| if eg { &t.eg } else { &t.mg }).map(|&v| v as f64).collect()
+    };
+    let frozen_in = |eg: bool| -> Vec<bool> {
+        terms.iter().flat_map(|t| (0..t.len()).map(move |i| frozen.element(t, i, eg))).collect()
     };
     let phased = terms.iter().any(|t| t.phased);
     let mut out = Vec::new();
@@ -555,46 +900,84 @@ fn bar_series(terms: &[&Term], baseline: Option<&[&Term]>) -> Vec<(String, RGBCo
         &[("value", false, MG_COLOUR)]
     };
     for &(name, eg, colour) in phases {
-        out.push((name.to_string(), colour, values(terms, eg)));
+        out.push(BarSeries {
+            name: name.to_string(),
+            colour,
+            values: values(terms, eg),
+            frozen: frozen_in(eg),
+        });
         if let Some(base) = baseline {
             let light = RGBColor(
                 ((colour.0 as u16 + 2 * 255) / 3) as u8,
                 ((colour.1 as u16 + 2 * 255) / 3) as u8,
                 ((colour.2 as u16 + 2 * 255) / 3) as u8,
             );
-            out.push((format!("{name} (baseline)"), light, values(base, eg)));
+            let values = values(base, eg);
+            let none = vec![false; values.len()];
+            out.push(BarSeries { name: format!("{name} (baseline)"), colour: light, values, frozen: none });
         }
     }
     out
 }
 
+/// How far along the attack units the king-safety curves are worth drawing: to where they stop
+/// changing (the last unit whose penalty differs from the final one) or, for curves that keep
+/// rising, to where the larger penalty first reaches `decisive` centipawns (a queen: positions
+/// beyond are decided, and few get there), whichever comes first, plus a tenth (at least 20
+/// units) of margin; at most the table's end.
+pub fn king_curve_reach(curves: &[&[i32]], decisive: f64) -> usize {
+    let last = curves.iter().map(|c| c.len()).max().unwrap_or(0).saturating_sub(1);
+    let settled = curves
+        .iter()
+        .map(|c| {
+            let end = c.last().copied().unwrap_or(0);
+            c.iter().rposition(|&v| v != end).map_or(0, |i| i + 1)
+        })
+        .max()
+        .unwrap_or(0);
+    let reached = (0..=last)
+        .find(|&u| curves.iter().any(|c| c.get(u).is_some_and(|&v| (v as f64).abs() >= decisive)))
+        .unwrap_or(last);
+    let end = settled.min(reached);
+    (end + (end / 10).max(20)).min(last)
+}
+
+/// The penalty past which the king-safety curve is not drawn: a queen's middle-game value from
+/// `material` (1000 centipawns without one).
+pub fn decisive_penalty(params: &ParamSet) -> f64 {
+    params.term("material").and_then(|m| m.mg.get(4)).map_or(1000.0, |&q| q.max(100) as f64)
+}
+
 /// The king-safety penalty by attack units, as the engine tabulates it from
-/// `king_safety.curve_scale` (phased) and `king_safety.curve_power`.
-fn king_curve_series(params: &ParamSet, baseline: Option<&ParamSet>) -> Option<Vec<Series>> {
+/// `king_safety.curve_scale` (phased) and `king_safety.curve_power`, up to
+/// [`king_curve_reach`] (returned with the lines) with [`decisive_penalty`].
+fn king_curve_series(params: &ParamSet, baseline: Option<&ParamSet>) -> Option<(Vec<Series>, usize)> {
     let curves = |set: &ParamSet| -> Option<(Vec<i32>, Vec<i32>)> {
         let scale = set.term("king_safety.curve_scale")?;
         let power = *set.term("king_safety.curve_power")?.mg.first()?;
         Some((king_curve(*scale.mg.first()?, power), king_curve(*scale.eg.first()?, power)))
     };
+    let (mg, eg) = curves(params)?;
+    let base = baseline.and_then(curves);
+    let mut all: Vec<&[i32]> = vec![&mg, &eg];
+    if let Some((bmg, beg)) = &base {
+        all.extend([bmg.as_slice(), beg.as_slice()]);
+    }
+    let reach = king_curve_reach(&all, decisive_penalty(params));
     let line = |name: &str, values: &[i32], colour, dashed| Series {
         name: name.to_string(),
-        points: values
-            .iter()
-            .take(MAX_KING_UNITS + 1)
-            .enumerate()
-            .map(|(u, &v)| (u as f64, v as f64))
-            .collect(),
+        points: values.iter().take(reach + 1).enumerate().map(|(u, &v)| (u as f64, v as f64)).collect(),
         colour,
         dashed,
         markers: false,
+        frozen: Vec::new(),
     };
-    let (mg, eg) = curves(params)?;
     let mut out = vec![line("mg", &mg, MG_COLOUR, false), line("eg", &eg, EG_COLOUR, false)];
-    if let Some((bmg, beg)) = baseline.and_then(curves) {
-        out.push(line("mg (baseline)", &bmg, MG_COLOUR, true));
-        out.push(line("eg (baseline)", &beg, EG_COLOUR, true));
+    if let Some((bmg, beg)) = &base {
+        out.push(line("mg (baseline)", bmg, MG_COLOUR, true));
+        out.push(line("eg (baseline)", beg, EG_COLOUR, true));
     }
-    Some(out)
+    Some((out, reach))
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -627,6 +1010,7 @@ fn step_series<N: std::fmt::Display, V: AsRef<[f64]>>(columns: &[(N, V)], steps:
             colour: PALETTE[i % PALETTE.len()],
             dashed: false,
             markers: steps.len() <= 30,
+            frozen: Vec::new(),
         })
         .collect()
 }
@@ -662,8 +1046,33 @@ fn skip_log_column(name: &str) -> bool {
     matches!(name, "seconds" | "time" | "elapsed" | "step")
 }
 
-/// Charts of a run's `log.csv` (the losses together, every other column alone, `seconds`
-/// skipped) and of its `trajectory.csv` if there is one.
+/// Whether a log column has something to draw: some number, and not only zeros (a run that
+/// played no games logs `games` as 0 throughout).
+pub fn worth_a_chart(column: &[f64]) -> bool {
+    let mut finite = column.iter().filter(|v| v.is_finite()).peekable();
+    finite.peek().is_some() && finite.any(|&v| v != 0.0)
+}
+
+/// The vertical axis' description of a log chart: what the column is, with its unit.
+pub fn log_axis(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        n if n.contains("loss") => "mean squared error".into(),
+        n if n == "elo" || n.ends_with("_elo") || n.starts_with("elo") => "Elo".into(),
+        "k" => "K (sigmoid scale)".into(),
+        "learning_rate" => "learning rate (centipawns per step)".into(),
+        "entropy" => "mean entropy per bit".into(),
+        n if n.contains("win_rate") || n.contains("score") => {
+            format!("{} (fraction of points)", n.replace('_', " "))
+        }
+        "recentred" => "values recentred".into(),
+        n => n.replace('_', " "),
+    }
+}
+
+/// Charts of a run's `log.csv` (the losses together, a column with its `_low`/`_high` bounds
+/// together, every other column alone; wall time and columns of nothing but zeros skipped) and
+/// of its `trajectory.csv` if there is one.
 pub fn log_plots(run_dir: &Path, dir: &Path) -> Result<Vec<Image>> {
     check_font()?;
     let mut out = Vec::new();
@@ -672,13 +1081,12 @@ pub fn log_plots(run_dir: &Path, dir: &Path) -> Result<Vec<Image>> {
         let log = read_numeric_csv(&log_path)?;
         let step_name = log.header.first().cloned().unwrap_or_else(|| "step".into());
         let steps = log.steps();
-        let has_values = |c: &Vec<f64>| c.iter().any(|v| v.is_finite());
         let columns: Vec<(&String, &Vec<f64>)> = log
             .header
             .iter()
             .zip(&log.columns)
             .skip(1)
-            .filter(|(name, c)| !skip_log_column(name) && has_values(c))
+            .filter(|(name, c)| !skip_log_column(name) && worth_a_chart(c))
             .collect();
         let (losses, others): (Vec<_>, Vec<_>) =
             columns.into_iter().partition(|(name, _)| name.contains("loss"));
@@ -686,12 +1094,25 @@ pub fn log_plots(run_dir: &Path, dir: &Path) -> Result<Vec<Image>> {
         if !losses.is_empty() {
             groups.push(("loss".into(), losses));
         }
-        groups.extend(others.into_iter().map(|c| (c.0.clone(), vec![c])));
+        for c in others {
+            let bound_of = ["_low", "_high"].iter().find_map(|s| c.0.strip_suffix(s));
+            match bound_of.and_then(|base| groups.iter_mut().find(|g| g.0 == base)) {
+                Some(group) => group.1.push(c),
+                None => groups.push((c.0.clone(), vec![c])),
+            }
+        }
         for (name, columns) in groups {
             let series = step_series(&columns, &steps);
             let file = format!("log-{}.png", file_stem(&name));
             let title = format!("{name} by {step_name}");
-            let chart = LineChart { title: &title, x_desc: &step_name, y_desc: &name, series: &series };
+            let y_desc = log_axis(&name);
+            let chart = LineChart {
+                title: &title,
+                x_desc: &step_name,
+                y_desc: &y_desc,
+                series: &series,
+                x_labels: None,
+            };
             line_chart(&dir.join(&file), &chart).with_context(|| format!("drawing {file}"))?;
             out.push(Image::new(file, title, "run"));
         }
@@ -701,6 +1122,28 @@ pub fn log_plots(run_dir: &Path, dir: &Path) -> Result<Vec<Image>> {
         out.extend(trajectory_plots(&read_numeric_csv(&trajectory)?, dir)?);
     }
     Ok(out)
+}
+
+/// The units of some trajectory columns: those of the evaluation values they name (any spelling,
+/// as [`Frozen`] compares names), "own units" for others (search constants), joined by "; ".
+pub fn trajectory_units<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let baked = ParamSet::baked();
+    let mut unit_of = std::collections::HashMap::new();
+    for term in &baked.terms {
+        for i in 0..term.len() {
+            for eg in [false, true] {
+                unit_of.insert(super::flat_name(&super::value_name(term, i, eg)), value_unit(term));
+            }
+        }
+    }
+    let mut units: Vec<&str> = Vec::new();
+    for name in names {
+        let unit = unit_of.get(&super::flat_name(name)).copied().unwrap_or("own units");
+        if !units.contains(&unit) {
+            units.push(unit);
+        }
+    }
+    units.join("; ")
 }
 
 /// Parameter values by step, [`LINES_PER_CHART`] to a chart. With very many parameters only the
@@ -746,8 +1189,11 @@ fn trajectory_plots(table: &Table, dir: &Path) -> Result<Vec<Image>> {
             format!("parameters by {step_name}{part}")
         };
         let file = format!("trajectory-{}.png", n + 1);
-        let y_desc = if selected { "change from start" } else { "value" };
-        let chart = LineChart { title: &title, x_desc: &step_name, y_desc, series: &series };
+        let units = trajectory_units(chunk.iter().map(|c| c.0.as_str()));
+        let y_desc =
+            if selected { format!("change from start ({units})") } else { format!("value ({units})") };
+        let chart =
+            LineChart { title: &title, x_desc: &step_name, y_desc: &y_desc, series: &series, x_labels: None };
         line_chart(&dir.join(&file), &chart).with_context(|| format!("drawing {file}"))?;
         out.push(Image::new(file, title, "run"));
     }
@@ -780,7 +1226,7 @@ mod tests {
         let params = ParamSet::baked();
         let pieces = piece_square_terms(&params).count();
         assert_eq!(pieces, 6);
-        let images = heat_maps(&params, None, &dir).unwrap();
+        let images = heat_maps(&params, None, &Frozen::default(), &dir).unwrap();
         assert_eq!(images.len(), pieces);
         assert!(images.iter().any(|i| i.file == "pst-knight.png"));
         for img in &images {
@@ -790,7 +1236,7 @@ mod tests {
         }
         let mut baseline = params.clone();
         baseline.terms.iter_mut().for_each(|t| t.eg.iter_mut().for_each(|v| *v += 5));
-        let images = heat_maps(&params, Some(&baseline), &dir).unwrap();
+        let images = heat_maps(&params, Some(&baseline), &Frozen::default(), &dir).unwrap();
         assert_eq!(images.len(), 2 * pieces);
         png_size(&dir.join("pst-knight-diff.png"));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -802,14 +1248,22 @@ mod tests {
         let params = ParamSet::baked();
         let mut baseline = params.clone();
         baseline.terms.iter_mut().for_each(|t| t.mg.iter_mut().for_each(|v| *v += 4));
-        let images = curves(&params, Some(&baseline), &dir).unwrap();
+        let images = curves(&params, Some(&baseline), &Frozen::default(), &dir).unwrap();
         let count = |shape| params.terms.iter().filter(|t| t.shape == shape).count();
         let (lists, pieces) = (count(Shape::List), count(Shape::Piece));
-        for expected in ["mobility-knight.png", "king-safety-curve.png", "material.png", "scalars.png"] {
+        for expected in [
+            "mobility-knight.png",
+            "king-safety-curve.png",
+            "material.png",
+            "scalars.png",
+            "king-safety-scalars.png",
+            "king-safety-attackers.png",
+        ] {
             assert!(images.iter().any(|i| i.file == expected), "no {expected}");
         }
-        // A line chart per list, a bar chart per piece-shaped term, the king curve, the scalars.
-        assert_eq!(images.len(), lists + pieces + 2);
+        // A chart per list (lines, or bars for lists by piece), a bar chart per piece-shaped term,
+        // the king curve, the scalars in centipawns and in attack units.
+        assert_eq!(images.len(), lists + pieces + 3);
         for img in &images {
             let (w, h) = png_size(&dir.join(&img.file));
             assert!(w >= 600 && h >= 300, "{}: {w}x{h}", img.file);
@@ -852,6 +1306,133 @@ mod tests {
     }
 
     #[test]
+    fn runs_without_games_get_no_games_chart() {
+        let run = temp_dir("nogames");
+        let out = run.join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(
+            run.join("log.csv"),
+            "generation,best_loss,games,recentred,win_rate,win_rate_low,win_rate_high,seconds\n\
+             1,0.12,0,0,0.5,0.4,0.6,1\n2,0.11,0,0,0.52,0.45,0.6,2\n3,0.1,0,0,0.55,0.5,0.6,3\n",
+        )
+        .unwrap();
+        let files: Vec<String> = log_plots(&run, &out).unwrap().into_iter().map(|i| i.file).collect();
+        // No all-zero games or recentred chart; a value with its bounds in one chart.
+        assert_eq!(files, ["log-loss.png", "log-win-rate.png"]);
+        assert!(!worth_a_chart(&[0.0, 0.0, f64::NAN]));
+        assert!(!worth_a_chart(&[f64::NAN]));
+        assert!(worth_a_chart(&[0.0, 2.0]));
+        std::fs::remove_dir_all(&run).unwrap();
+    }
+
+    #[test]
+    fn axes_say_what_and_in_which_unit() {
+        let params = ParamSet::baked();
+        let axis = |name: &str| element_axis(params.term(name).unwrap());
+        let rank = axis("passed.rank");
+        assert_eq!(rank.desc, "relative rank of the pawn");
+        assert_eq!(rank.labels, ["1", "2", "3", "4", "5", "6", "7", "8"]);
+        assert_eq!(axis("king.shield").labels[..3], ["none", "2", "3"]);
+        assert_eq!(axis("mobility.knight").desc, "reachable squares");
+        assert_eq!(axis("mobility.knight").labels[0], "0");
+        let attackers = axis("king_safety.attackers");
+        assert!(attackers.categorical);
+        assert_eq!(attackers.labels, ["knight", "bishop", "rook", "queen"]);
+        assert_eq!(axis("threat.by_pawn").labels[1], "knight");
+        for term in params.terms.iter().filter(|t| matches!(t.shape, Shape::List | Shape::Piece)) {
+            let a = element_axis(term);
+            assert!(!a.desc.contains("index") && !a.desc.is_empty(), "{}: {}", term.name, a.desc);
+            assert_eq!(a.labels.len(), term.len(), "{}", term.name);
+        }
+        let unit = |name: &str| value_unit(params.term(name).unwrap());
+        assert_eq!(unit("pst.knight"), "centipawns");
+        assert_eq!(unit("king_safety.inner_ring"), "attack units");
+        assert_eq!(unit("king_safety.curve_scale"), "centipawns");
+        assert_eq!(log_axis("valid_loss"), "mean squared error");
+        assert_eq!(log_axis("mean_elo"), "Elo");
+        assert_eq!(trajectory_units(["pst_knight_e4_mg", "tempo.eg"].into_iter()), "centipawns");
+        assert_eq!(
+            trajectory_units(["king_safety_attackers_0", "pst.knight[e4].mg", "lmr_base"].into_iter()),
+            "attack units; centipawns; own units"
+        );
+    }
+
+    #[test]
+    fn list_charts_leave_unused_elements_out_and_cross_frozen_ones() {
+        let params = ParamSet::baked();
+        let rank = params.term("passed.rank").unwrap();
+        let frozen = Frozen::from_names(["passed.rank[2].eg"]);
+        let series = phase_series(rank, Some(rank), &frozen);
+        let xs: Vec<f64> = series[0].points.iter().map(|p| p.0).collect();
+        assert_eq!(xs, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "ranks 1 and 8 (elements 0 and 7) are not drawn");
+        let eg = series.iter().find(|s| s.name == "eg").unwrap();
+        assert_eq!(eg.frozen, [1], "element 2 is the second point drawn");
+        assert!(series.iter().filter(|s| s.name != "eg").all(|s| s.frozen.is_empty()));
+        let legend = line_legend(&series);
+        assert_eq!(legend.last().map(|e| e.name.as_str()), Some(FROZEN_LABEL));
+    }
+
+    #[test]
+    fn king_curve_is_drawn_where_its_data_is() {
+        // A curve that rises to unit 100 and stays: to 100 plus the margin.
+        let plateau: Vec<i32> = (0..=800).map(|u: i32| u.min(100) * 3).collect();
+        assert_eq!(king_curve_reach(&[&plateau], 1e9), 120);
+        // One that keeps rising: to where it reaches the decisive penalty, plus a tenth.
+        let rising: Vec<i32> = (0..=800).map(|u: i32| u * 5).collect();
+        assert_eq!(king_curve_reach(&[&rising], 1000.0), 220);
+        // The larger of two curves decides; never past the table.
+        let flat = vec![0; 801];
+        assert_eq!(king_curve_reach(&[&flat, &rising], 1000.0), 220);
+        assert_eq!(king_curve_reach(&[&rising], 1e9), 800);
+        // The engine's curve: far short of 800 units, and past a queen only in the margin.
+        let params = ParamSet::baked();
+        let (series, reach) = king_curve_series(&params, None).unwrap();
+        assert!(reach < 600, "{reach}");
+        assert_eq!(series[0].points.len(), reach + 1);
+        let queen = params.term("material").unwrap().mg[4] as f64;
+        let mg = &series[0].points;
+        assert!(mg[reach * 10 / 11 - 1].1 < queen && mg[reach].1 >= queen, "{reach}");
+    }
+
+    #[test]
+    fn cells_and_legends() {
+        assert_eq!(cell_look(0, true, false, 10.0).text, "");
+        assert_eq!(cell_look(0, true, true, 10.0).fill, (240, 240, 240));
+        let frozen = cell_look(-4, false, true, 10.0);
+        assert!(frozen.hatched);
+        assert_eq!(frozen.text, "-4*");
+        assert_eq!(frozen.fill, diverging_rgb(-4.0, 10.0));
+        assert!(!cell_look(5, false, false, 10.0).hatched);
+        let entries: Vec<LegendEntry> = (0..12)
+            .map(|i| LegendEntry {
+                name: format!("series number {i}"),
+                colour: PALETTE[0],
+                swatch: Swatch::Line,
+            })
+            .collect();
+        let rows = legend_rows(&entries, 800);
+        assert!(rows.len() > 1, "a long legend wraps");
+        assert!(rows.iter().all(|r| r.iter().map(|e| e.1).sum::<u32>() <= 800));
+        assert_eq!(rows.iter().map(Vec::len).sum::<usize>(), 12);
+        assert_eq!(legend_height(&entries, 800), rows.len() as u32 * LEGEND_ROW + 12);
+        assert_eq!(legend_height(&[], 800), 0);
+    }
+
+    #[test]
+    fn heat_maps_with_frozen_squares() {
+        let dir = temp_dir("heat-frozen");
+        let params = ParamSet::baked();
+        let frozen = Frozen::from_names(["pst.pawn[e4].mg"]);
+        let images = heat_maps(&params, None, &frozen, &dir).unwrap();
+        // The pawn picture has room for its note under the boards; the knight's none.
+        let (_, pawn_h) = png_size(&dir.join("pst-pawn.png"));
+        let (_, knight_h) = png_size(&dir.join("pst-knight.png"));
+        assert_eq!(pawn_h, knight_h + NOTE as u32);
+        assert_eq!(images.len(), 6);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn many_parameters_plot_the_top_movers() {
         let dir = temp_dir("many");
         let names: Vec<String> = (0..100).map(|i| format!("x{i}")).collect();
@@ -883,11 +1464,12 @@ mod tests {
         let dir = temp_dir("timing");
         let params = ParamSet::baked();
         let start = std::time::Instant::now();
-        let n = heat_maps(&params, None, &dir).unwrap().len() + curves(&params, None, &dir).unwrap().len();
+        let n = heat_maps(&params, None, &Frozen::default(), &dir).unwrap().len()
+            + curves(&params, None, &Frozen::default(), &dir).unwrap().len();
         println!("{n} images in {:?}", start.elapsed());
         let start = std::time::Instant::now();
-        let n = heat_maps(&params, Some(&params), &dir).unwrap().len()
-            + curves(&params, Some(&params), &dir).unwrap().len();
+        let n = heat_maps(&params, Some(&params), &Frozen::default(), &dir).unwrap().len()
+            + curves(&params, Some(&params), &Frozen::default(), &dir).unwrap().len();
         println!("{n} images with a baseline in {:?}", start.elapsed());
         std::fs::remove_dir_all(&dir).unwrap();
     }

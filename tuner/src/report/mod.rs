@@ -2,6 +2,10 @@
 //! Excel workbook (`workbook.rs`), PNG heat maps and curves, plots of the run's logs
 //! (`images.rs`), and an offline `index.html` showing all of it (`html.rs`); also a readable
 //! summary of a Texel run and its loss curve.
+//!
+//! What the parts share lives here: the header's names of the file shown and of the baseline
+//! ([`Labels`]), the values a run froze (`"frozen"` in its `result.json`, [`Frozen`]), the
+//! elements no position can use ([`unused`]) and the largest changes ([`largest_changes`]).
 
 pub mod html;
 pub mod images;
@@ -9,9 +13,8 @@ pub mod workbook;
 
 use std::path::Path;
 
-use anyhow::{anyhow, Result};
-use plotters::prelude::*;
-use whetstone::params::ParamSet;
+use anyhow::Result;
+use whetstone::params::{ParamSet, Shape, Term};
 
 use crate::run::EpochLog;
 
@@ -48,67 +51,307 @@ pub fn summary(
     out
 }
 
-/// Train and validation loss by epoch.
+/// Train and validation loss by epoch (the legend under the plot).
 pub fn loss_curve(path: &Path, log: &[EpochLog]) -> Result<()> {
     if log.len() < 2 {
         return Ok(());
     }
-    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
-    let losses = log.iter().flat_map(|e| [e.train_loss, e.valid_loss]).filter(|v| v.is_finite());
-    let (lo, hi) = losses.fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    let pad = (hi - lo).max(1e-9) * 0.05;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("Texel tuning: mean squared error by epoch", ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(70)
-        .build_cartesian_2d(0f64..log.last().unwrap().epoch as f64, (lo - pad)..(hi + pad))
-        .map_err(|e| anyhow!("{e}"))?;
-    chart.configure_mesh().x_desc("epoch").y_desc("loss").draw().map_err(|e| anyhow!("{e}"))?;
-    let train = log.iter().map(|e| (e.epoch as f64, e.train_loss));
-    chart
-        .draw_series(LineSeries::new(train, &BLUE))
-        .map_err(|e| anyhow!("{e}"))?
-        .label("train")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE));
-    let valid: Vec<(f64, f64)> =
-        log.iter().filter(|e| e.valid_loss.is_finite()).map(|e| (e.epoch as f64, e.valid_loss)).collect();
-    if !valid.is_empty() {
-        chart
-            .draw_series(LineSeries::new(valid, &RED))
-            .map_err(|e| anyhow!("{e}"))?
-            .label("validation")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED));
+    let line = |name: &str, colour: usize, loss: fn(&EpochLog) -> f64| images::Series {
+        name: name.to_string(),
+        points: log.iter().map(|e| (e.epoch as f64, loss(e))).collect(),
+        colour: images::PALETTE[colour],
+        dashed: false,
+        markers: log.len() <= 30,
+        frozen: Vec::new(),
+    };
+    let mut series = vec![line("train", 0, |e| e.train_loss)];
+    if log.iter().any(|e| e.valid_loss.is_finite()) {
+        series.push(line("validation", 3, |e| e.valid_loss));
     }
-    chart
-        .configure_series_labels()
-        .border_style(BLACK)
-        .background_style(WHITE)
-        .draw()
-        .map_err(|e| anyhow!("{e}"))?;
-    root.present().map_err(|e| anyhow!("{e}"))?;
-    Ok(())
+    let chart = images::LineChart {
+        title: "Texel tuning: mean squared error by epoch",
+        x_desc: "epoch",
+        y_desc: "mean squared error",
+        series: &series,
+        x_labels: None,
+    };
+    images::line_chart(path, &chart)
 }
 
+/// What the report's header names: the params file shown and the baseline it is compared
+/// against (paths or short descriptions). A label left `None` is filled in from the run folder
+/// where there is one (see [`Labels::from_run`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Labels {
+    pub params: Option<String>,
+    pub baseline: Option<String>,
+}
+
+impl Labels {
+    /// The labels a run folder implies: the values shown are its `tuned.toml` (written before
+    /// the report), the baseline the params file it started from (`options.params` of its
+    /// `run.json`, an object or the Rust debug string of the tuner's options).
+    pub fn from_run(run_dir: &Path) -> Labels {
+        let tuned = run_dir.join("tuned.toml");
+        let params = tuned.exists().then(|| tuned.display().to_string());
+        let baseline = read_json(&run_dir.join("run.json"))
+            .and_then(|meta| meta.get("options").and_then(options_params))
+            .map(|p| format!("{p} (the run's start)"));
+        Labels { params, baseline }
+    }
+
+    /// These labels with the gaps filled from `other`.
+    fn or(self, other: Labels) -> Labels {
+        Labels { params: self.params.or(other.params), baseline: self.baseline.or(other.baseline) }
+    }
+}
+
+/// A JSON file's value, or `None` when it is missing or unreadable.
+fn read_json(path: &Path) -> Option<serde_json::Value> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// The `params` option of a run: a key of the options object (at the top or one level down, as
+/// in `{"common": {"params": ...}}`), or a field `params: "..."` of a Rust debug string.
+pub fn options_params(options: &serde_json::Value) -> Option<String> {
+    match options {
+        serde_json::Value::Object(map) => map
+            .get("params")
+            .and_then(|p| p.as_str().map(String::from))
+            .or_else(|| map.values().filter(|v| v.is_object()).find_map(options_params)),
+        serde_json::Value::String(text) => match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(value @ serde_json::Value::Object(_)) => options_params(&value),
+            _ => debug_field(text, "params"),
+        },
+        _ => None,
+    }
+}
+
+/// The string value of field `name` in a Rust debug string (`Args { params: "a.toml", .. }`):
+/// the first `name: "` not preceded by a letter, digit or `_`, read up to its closing quote.
+fn debug_field(text: &str, name: &str) -> Option<String> {
+    let key = format!("{name}: \"");
+    let mut from = 0;
+    while let Some(at) = text[from..].find(&key).map(|i| i + from) {
+        let before = text[..at].chars().next_back();
+        if before.is_none_or(|c| !(c.is_alphanumeric() || c == '_')) {
+            let mut out = String::new();
+            let mut chars = text[at + key.len()..].chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '"' => return Some(out),
+                    '\\' => out.push(chars.next()?),
+                    c => out.push(c),
+                }
+            }
+            return None;
+        }
+        from = at + key.len();
+    }
+    None
+}
+
+/// Values a tuning run left at their start because they were seen in too few positions
+/// (`--min-coverage`): the `"frozen"` list of the run folder's `result.json` (or of
+/// `run.json`'s `results`), value names as [`ParamSet::value_names`] gives them. Names are
+/// compared with every run of characters other than letters and digits as one `_`, so the
+/// tuners' flat names (`pst_pawn_a1_mg`) match too.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Frozen {
+    names: std::collections::HashSet<String>,
+}
+
+impl Frozen {
+    pub fn from_names<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> Frozen {
+        Frozen { names: names.into_iter().map(|n| flat_name(n.as_ref())).collect() }
+    }
+
+    /// The frozen values of a run folder (none if it lists none).
+    pub fn read(run_dir: &Path) -> Frozen {
+        let list = |v: &serde_json::Value| -> Option<Vec<String>> {
+            Some(v.as_array()?.iter().filter_map(|n| n.as_str().map(String::from)).collect())
+        };
+        let from_result =
+            read_json(&run_dir.join("result.json")).and_then(|r| r.get("frozen").and_then(list));
+        let from_meta = || {
+            read_json(&run_dir.join("run.json"))
+                .and_then(|m| m.get("results").and_then(|r| r.get("frozen")).and_then(list))
+        };
+        Frozen::from_names(from_result.or_else(from_meta).unwrap_or_default())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether the value called `name` (any spelling, see the type's docs) is frozen.
+    pub fn contains(&self, name: &str) -> bool {
+        !self.names.is_empty() && self.names.contains(&flat_name(name))
+    }
+
+    /// Whether element `i` of `term` is frozen in the end game (`eg`) or middle game; an unphased
+    /// term's one value answers both.
+    pub fn element(&self, term: &Term, i: usize, eg: bool) -> bool {
+        !self.names.is_empty() && self.contains(&value_name(term, i, eg))
+    }
+
+    /// The frozen phases of element `i`: "mg", "eg", "mg, eg", "yes" (unphased) or "".
+    pub fn phases(&self, term: &Term, i: usize) -> &'static str {
+        match (term.phased, self.element(term, i, false), self.element(term, i, true)) {
+            (false, true, _) => "yes",
+            (true, true, true) => "mg, eg",
+            (true, true, false) => "mg",
+            (true, false, true) => "eg",
+            _ => "",
+        }
+    }
+}
+
+/// A value name with every run of characters other than letters and digits as one `_`,
+/// lowercased: `pst.pawn[a1].mg` and `pst_pawn_a1_mg` are both `pst_pawn_a1_mg`.
+pub(crate) fn flat_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_string()
+}
+
+/// The value name of element `i` of `term` (as [`ParamSet::value_names`] spells it).
+pub fn value_name(term: &Term, i: usize, eg: bool) -> String {
+    let label = term.element_label(i);
+    let base = if label.is_empty() { term.name.clone() } else { format!("{}[{label}]", term.name) };
+    match (term.phased, eg) {
+        (false, _) => base,
+        (true, false) => format!("{base}.mg"),
+        (true, true) => format!("{base}.eg"),
+    }
+}
+
+/// The elements of a term no position can use, so the report does not show them as values of
+/// 0: pawns on ranks 1 and 8, passed and candidate pawns on relative ranks 1 and 8 (lists by
+/// relative rank), the shield and storm pawn on the relative 8th rank, a pawn attacked by a
+/// pawn (`threat.by_pawn`), elements a term's doc calls unused, and the all-zero elements of
+/// a term declared not tunable.
+pub fn unused(term: &Term) -> Vec<bool> {
+    let n = term.len();
+    let mut out = vec![false; n];
+    let doc = term.doc.to_ascii_lowercase();
+    let name = term.name.as_str();
+    match term.shape {
+        Shape::Square if name == "pst.pawn" || doc.contains("ranks 1 and 8 are unused") => {
+            out.iter_mut().enumerate().for_each(|(sq, u)| *u = !(8..56).contains(&sq));
+        }
+        Shape::List if n == 8 => {
+            let by_rank = matches!(name, "passed.rank" | "passed.free_path" | "passed.candidate")
+                || doc.contains("by relative rank");
+            let none_at_zero = matches!(name, "king.shield" | "king.storm") || doc.contains("(0 = none)");
+            if by_rank && !none_at_zero {
+                out[0] = true;
+                out[7] = true;
+            } else if none_at_zero && doc.contains("relative rank") {
+                out[7] = true;
+            }
+        }
+        Shape::Piece if name == "threat.by_pawn" || doc.contains("the pawn entry is unused") => out[0] = true,
+        _ => {}
+    }
+    // "(index 0 and 7 unused)" and the like.
+    if let Some(at) = doc.find("index ") {
+        if let Some(end) = doc[at..].find("unused").map(|e| e + at) {
+            for word in doc[at + 6..end].split(|c: char| !c.is_ascii_digit()) {
+                if let Ok(i) = word.parse::<usize>() {
+                    if i < n {
+                        out[i] = true;
+                    }
+                }
+            }
+        }
+    }
+    if !term.tunable {
+        for (i, u) in out.iter_mut().enumerate() {
+            *u |= term.mg[i] == 0 && term.eg[i] == 0;
+        }
+    }
+    out
+}
+
+/// One value that changed between the baseline and the values shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    pub name: String,
+    pub before: i32,
+    pub after: i32,
+    /// The change as a fraction of the value's range (its bounds' width).
+    pub relative: f64,
+}
+
+/// The values that moved most relative to their bounds' range (as the black-box tuners print
+/// them), largest first; ties in file order. Values of differing layouts are not compared.
+pub fn largest_changes(params: &ParamSet, baseline: &ParamSet, n: usize) -> Vec<Change> {
+    let (names, bounds) = (params.value_names(), params.value_bounds());
+    let (after, before) = (params.values(), baseline.values());
+    if before.len() != after.len() || baseline.value_names() != names {
+        return Vec::new();
+    }
+    let mut out: Vec<Change> = (0..after.len())
+        .filter(|&i| after[i] != before[i])
+        .map(|i| Change {
+            name: names[i].clone(),
+            before: before[i],
+            after: after[i],
+            relative: (after[i] - before[i]) as f64 / ((bounds[i].1 - bounds[i].0) as f64).max(1.0),
+        })
+        .collect();
+    out.sort_by(|a, b| b.relative.abs().total_cmp(&a.relative.abs()));
+    out.truncate(n);
+    out
+}
+
+/// How many values the report's table of the largest changes shows.
+pub const LARGEST_CHANGES: usize = 25;
+
 /// Writes the report of `params` (against `baseline`, with the logs of `run_dir`) into `out` and
-/// returns its `index.html`. Without a usable font the images are left out (with a warning) and
-/// the page and workbook are still written.
+/// returns its `index.html`. The header names the files from the run folder (see
+/// [`Labels::from_run`]); [`write_report_labelled`] names them explicitly. Without a usable font
+/// the images are left out (with a warning) and the page and workbook are still written.
 pub fn write_report(
     params: &ParamSet,
     baseline: Option<&ParamSet>,
     run_dir: Option<&Path>,
     out: &Path,
 ) -> Result<std::path::PathBuf> {
+    write_report_labelled(params, baseline, run_dir, out, &Labels::default())
+}
+
+/// [`write_report`] with the header's names of the params file shown and of the baseline;
+/// labels left `None` come from the run folder.
+pub fn write_report_labelled(
+    params: &ParamSet,
+    baseline: Option<&ParamSet>,
+    run_dir: Option<&Path>,
+    out: &Path,
+    labels: &Labels,
+) -> Result<std::path::PathBuf> {
     use anyhow::Context;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    workbook::write(params, baseline, &out.join("eval.xlsx"))?;
+    let labels = labels.clone().or(run_dir.map(Labels::from_run).unwrap_or_default());
+    let frozen = run_dir.map(Frozen::read).unwrap_or_default();
+    workbook::write(params, baseline, &frozen, &out.join("eval.xlsx"))?;
     let mut notes = Vec::new();
     let (mut tables, mut run_images) = (Vec::new(), Vec::new());
     match images::check_font() {
         Ok(()) => {
-            tables.extend(images::heat_maps(params, baseline, out)?);
-            tables.extend(images::curves(params, baseline, out)?);
+            tables.extend(images::heat_maps(params, baseline, &frozen, out)?);
+            tables.extend(images::curves(params, baseline, &frozen, out)?);
             if let Some(dir) = run_dir {
                 run_images = images::log_plots(dir, out)?;
             }
@@ -122,23 +365,197 @@ pub fn write_report(
     if let Some(dir) = run_dir {
         sections.extend(html::run_sections(dir, &run_images)?);
     }
-    sections.extend(html::param_sections(params, baseline, &tables));
+    if let Some(base) = baseline {
+        sections.push(html::changes_section(params, base, &frozen, LARGEST_CHANGES));
+    }
+    if !frozen.is_empty() {
+        sections.push(html::frozen_section(params, &frozen));
+    }
+    sections.extend(html::param_sections(params, baseline, &frozen, &tables));
     let mut first = vec![html::Block::Text(
         "The parameters as an Excel workbook (boards with colour scales, material-normalised and mirrored tables, Rust arrays): eval.xlsx".to_string(),
     )];
     first.extend(notes.into_iter().map(html::Block::Text));
     sections.insert(0, html::Section { title: "Files".to_string(), body: first });
+    let shown = labels.params.clone().unwrap_or_else(|| "the values given (no file named)".into());
+    let against = match (baseline, &labels.baseline) {
+        (None, _) => "none".to_string(),
+        (Some(_), Some(label)) => label.clone(),
+        (Some(_), None) => "a baseline (no file named)".to_string(),
+    };
+    let mut metadata = vec![("shown".to_string(), shown), ("baseline".to_string(), against)];
+    if let Some(dir) = run_dir {
+        metadata.push(("run".to_string(), dir.display().to_string()));
+    }
+    metadata.push(("values".to_string(), params.value_count().to_string()));
+    if !frozen.is_empty() {
+        metadata.push((
+            "frozen".to_string(),
+            format!("{} values kept at their start (--min-coverage); hatched and marked *", frozen.len()),
+        ));
+    }
+    metadata.push(("written".to_string(), crate::run::now()));
     let page = html::Page {
         title: match run_dir {
             Some(dir) => format!("Whetstone tuning run {}", dir.display()),
             None => "Whetstone evaluation parameters".to_string(),
         },
-        metadata: vec![
-            ("written".to_string(), crate::run::now()),
-            ("values".to_string(), params.value_count().to_string()),
-            ("baseline".to_string(), if baseline.is_some() { "yes" } else { "none" }.to_string()),
-        ],
+        metadata,
         sections,
     };
     html::write_index(out, &page)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("whetstone-report-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn the_params_option_of_either_kind_of_run_json() {
+        let debug = serde_json::json!(
+            "PbilArgs { common: TuneArgs { search_params: Some(\"s.toml\"), params: \"params/eval.toml\", only: [] }, generations: None }"
+        );
+        assert_eq!(options_params(&debug).as_deref(), Some("params/eval.toml"));
+        let texel = serde_json::json!({"data": ["a.epd"], "params": "p.toml"});
+        assert_eq!(options_params(&texel).as_deref(), Some("p.toml"));
+        let nested =
+            serde_json::json!({"common": {"params": "q.toml", "search_params": null}, "generations": 3});
+        assert_eq!(options_params(&nested).as_deref(), Some("q.toml"));
+        let as_text = serde_json::json!("{\"params\": \"r.toml\"}");
+        assert_eq!(options_params(&as_text).as_deref(), Some("r.toml"));
+        assert_eq!(options_params(&serde_json::json!("Args { search_params: \"s.toml\" }")), None);
+        assert_eq!(debug_field(r#"A { params: "a \"b\".toml" }"#, "params").as_deref(), Some("a \"b\".toml"));
+    }
+
+    #[test]
+    fn frozen_names_in_either_spelling() {
+        let params = ParamSet::baked();
+        let frozen =
+            Frozen::from_names(["pst.pawn[a2].mg", "pst_pawn_b2_eg", "king_safety_attackers_0", "tempo.eg"]);
+        assert_eq!(frozen.len(), 4);
+        let pawn = params.term("pst.pawn").unwrap();
+        assert!(frozen.element(pawn, 8, false) && !frozen.element(pawn, 8, true));
+        assert!(frozen.element(pawn, 9, true));
+        let attackers = params.term("king_safety.attackers").unwrap();
+        assert_eq!(frozen.phases(attackers, 0), "yes");
+        assert_eq!(frozen.phases(params.term("tempo").unwrap(), 0), "eg");
+        assert!(frozen.contains("PST.PAWN[A2].MG"));
+        assert!(!Frozen::default().contains("tempo.eg"));
+        // Every value name matches itself and its flat spelling only.
+        let names = params.value_names();
+        let flat: std::collections::HashSet<String> = names.iter().map(|n| flat_name(n)).collect();
+        assert_eq!(flat.len(), names.len());
+    }
+
+    #[test]
+    fn frozen_values_are_read_from_result_json_or_run_json() {
+        let dir = temp_dir("frozen");
+        assert!(Frozen::read(&dir).is_empty());
+        std::fs::write(dir.join("run.json"), r#"{"results": {"frozen": ["tempo.mg"]}}"#).unwrap();
+        assert!(Frozen::read(&dir).contains("tempo.mg"));
+        std::fs::write(dir.join("result.json"), r#"{"games": 0, "frozen": ["pst_pawn_a2_mg", "tempo.eg"]}"#)
+            .unwrap();
+        let frozen = Frozen::read(&dir);
+        assert_eq!(frozen.len(), 2);
+        assert!(frozen.contains("pst.pawn[a2].mg") && !frozen.contains("tempo.mg"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn unused_elements() {
+        let params = ParamSet::baked();
+        let unused_of = |name: &str| -> Vec<usize> {
+            unused(params.term(name).unwrap())
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| **u)
+                .map(|(i, _)| i)
+                .collect()
+        };
+        assert_eq!(unused_of("passed.rank"), [0, 7]);
+        assert_eq!(unused_of("passed.free_path"), [0, 7]);
+        assert_eq!(unused_of("passed.candidate"), [0, 7]);
+        assert_eq!(unused_of("king.shield"), [7]);
+        assert_eq!(unused_of("king.storm"), [7]);
+        assert_eq!(unused_of("threat.by_pawn"), [0]);
+        assert_eq!(unused_of("pst.pawn"), (0..8).chain(56..64).collect::<Vec<_>>());
+        for name in ["pst.knight", "mobility.knight", "material", "passed.own_king_distance", "tempo"] {
+            assert!(unused_of(name).is_empty(), "{name}");
+        }
+        // A term declared not tunable: its zeros are not values.
+        let mut fixed = params.term("mobility.knight").unwrap().clone();
+        fixed.tunable = false;
+        fixed.mg[2] = 0;
+        fixed.eg[2] = 0;
+        fixed.mg[3] = 0;
+        fixed.eg[3] = 4;
+        let u = unused(&fixed);
+        assert!(u[2] && !u[3]);
+    }
+
+    #[test]
+    fn largest_changes_by_share_of_the_range() {
+        let before = ParamSet::baked();
+        let mut after = before.clone();
+        let mut values = after.values();
+        let names = after.value_names();
+        let at = |n: &str| names.iter().position(|x| x == n).unwrap();
+        values[at("tempo.mg")] += 5; // 5 of 100
+        values[at("material[queen].eg")] += 60; // 60 of 2000
+        values[at("pst.king[g1].mg")] -= 60; // 60 of 600
+        after.set_values(&values);
+        let changes = largest_changes(&after, &before, 10);
+        let order: Vec<&str> = changes.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(order, ["pst.king[g1].mg", "tempo.mg", "material[queen].eg"]);
+        assert!((changes[0].relative + 0.1).abs() < 1e-12);
+        assert_eq!(changes[1].after - changes[1].before, 5);
+        assert_eq!(largest_changes(&after, &before, 1).len(), 1);
+        assert!(largest_changes(&before, &before, 10).is_empty());
+    }
+
+    #[test]
+    fn the_header_names_the_file_shown_and_the_baseline() {
+        let run = temp_dir("labels");
+        let out = run.join("report");
+        std::fs::write(
+            run.join("run.json"),
+            r#"{"tool":"pbil","command":"tune pbil","options":"PbilArgs { common: TuneArgs { params: \"params/eval.toml\" } }"}"#,
+        )
+        .unwrap();
+        std::fs::write(run.join("tuned.toml"), "").unwrap();
+        std::fs::write(run.join("result.json"), r#"{"games": 0, "frozen": ["tempo.mg"]}"#).unwrap();
+        let labels = Labels::from_run(&run);
+        assert_eq!(labels.params, Some(run.join("tuned.toml").display().to_string()));
+        assert_eq!(labels.baseline.as_deref(), Some("params/eval.toml (the run's start)"));
+
+        let params = ParamSet::baked();
+        let mut baseline = params.clone();
+        baseline.terms.iter_mut().for_each(|t| t.mg.iter_mut().for_each(|v| *v += 1));
+        let index = write_report(&params, Some(&baseline), Some(&run), &out).unwrap();
+        let html = std::fs::read_to_string(&index).unwrap();
+        let shown = format!(
+            "<tr><th>shown</th><td>{}</td></tr>",
+            html::escape(&run.join("tuned.toml").display().to_string())
+        );
+        assert!(html.contains(&shown), "{shown}");
+        assert!(html.contains("<tr><th>baseline</th><td>params/eval.toml (the run&#39;s start)</td></tr>"));
+        assert!(html.contains("<tr><th>frozen</th><td>1 values"));
+        assert!(html.contains("<h2>Largest changes</h2>") && html.contains("<h2>Frozen values</h2>"));
+
+        // Explicit labels win; without a baseline the header says so.
+        let labels = Labels { params: Some("mine.toml".into()), baseline: None };
+        let index = write_report_labelled(&params, None, None, &out, &labels).unwrap();
+        let html = std::fs::read_to_string(&index).unwrap();
+        assert!(html.contains("<tr><th>shown</th><td>mine.toml</td></tr>"));
+        assert!(html.contains("<tr><th>baseline</th><td>none</td></tr>"));
+        assert!(!html.contains("<h2>Largest changes</h2>"));
+        std::fs::remove_dir_all(&run).unwrap();
+    }
 }

@@ -1,8 +1,13 @@
 //! The evaluation as an Excel workbook (`tune report`): one sheet per piece with its middle-game
-//! and end-game piece-square tables laid out as boards under a red-white-green colour scale, the
-//! same tables with their average moved into the piece's material value and left-right mirrored,
-//! the tables as Rust array literals; difference sheets against a baseline; and the other terms
-//! (mobility, passed pawns, king shield and storm, the king-safety curve) as tables with charts.
+//! and end-game piece-square tables laid out as boards under a red-white-green colour scale
+//! centred on zero, the same tables with their average moved into the piece's material value
+//! and left-right mirrored, the tables as Rust array literals in the engine's square order;
+//! difference sheets against a baseline; and the other terms (mobility, passed pawns, king
+//! shield and storm, the king-safety curve) as tables with charts. Values a run froze
+//! (`--min-coverage`) are marked `*` with a note.
+//!
+//! The boards of a sheet stand side by side in one band, so one frozen pane keeps every board's
+//! file letters (row 4) and the rank numbers (column A) in view.
 
 use std::path::Path;
 
@@ -14,21 +19,30 @@ use rust_xlsxwriter::{
 use whetstone::eval::weights::{king_curve, MAX_KING_UNITS};
 use whetstone::params::{ParamSet, Shape, Term};
 
+use super::Frozen;
+
 const PIECES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 const FILES: [&str; 8] = ["a", "b", "c", "d", "e", "f", "g", "h"];
 
-/// Where each block of a piece sheet starts: (first row, first column) of its 9x9 board with labels.
+/// Where each block of a piece sheet starts: (first row, first column) of its 9x9 board with
+/// labels (title above). All in one band, ten columns apart.
 pub const MG_BOARD: (u32, u16) = (2, 0);
 pub const EG_BOARD: (u32, u16) = (2, 10);
-pub const MG_NORMALISED: (u32, u16) = (14, 0);
-pub const EG_NORMALISED: (u32, u16) = (14, 10);
-pub const MG_MIRRORED: (u32, u16) = (26, 0);
-pub const EG_MIRRORED: (u32, u16) = (26, 10);
+pub const MG_NORMALISED: (u32, u16) = (2, 20);
+pub const EG_NORMALISED: (u32, u16) = (2, 30);
+pub const MG_MIRRORED: (u32, u16) = (2, 40);
+pub const EG_MIRRORED: (u32, u16) = (2, 50);
+/// The frozen pane of a board sheet: the title, note, board titles and file letters above,
+/// the rank numbers of column A to the left.
+pub const FREEZE: (u32, u16) = (MG_BOARD.0 + 2, 1);
+/// The row of a sheet's note on frozen values.
+pub const NOTE_ROW: u32 = 1;
 /// Where the Rust literals start (one line per cell, column A).
-pub const RUST_ROW: u32 = 38;
+pub const RUST_ROW: u32 = MG_BOARD.0 + 11;
 
-/// Writes the workbook of `params` (with difference sheets against `baseline`) to `path`.
-pub fn write(params: &ParamSet, baseline: Option<&ParamSet>, path: &Path) -> Result<()> {
+/// Writes the workbook of `params` (with difference sheets against `baseline`, values in
+/// `frozen` marked) to `path`.
+pub fn write(params: &ParamSet, baseline: Option<&ParamSet>, frozen: &Frozen, path: &Path) -> Result<()> {
     let mut book = Workbook::new();
     let formats = Formats::new();
     let material = params.term("material");
@@ -37,7 +51,7 @@ pub fn write(params: &ParamSet, baseline: Option<&ParamSet>, path: &Path) -> Res
         let value = material
             .and_then(|m| PIECES.iter().position(|p| *p == piece).and_then(|i| m.mg.get(i).zip(m.eg.get(i))));
         let sheet = book.add_worksheet();
-        piece_sheet(sheet, piece, term, value.map(|(mg, eg)| (*mg, *eg)), &formats)
+        piece_sheet(sheet, piece, term, value.map(|(mg, eg)| (*mg, *eg)), frozen, &formats)
             .with_context(|| format!("sheet {piece}"))?;
     }
     if let Some(base) = baseline {
@@ -45,32 +59,38 @@ pub fn write(params: &ParamSet, baseline: Option<&ParamSet>, path: &Path) -> Res
             let name = format!("pst.{piece}");
             if let (Some(now), Some(before)) = (params.term(&name), base.term(&name)) {
                 let sheet = book.add_worksheet();
-                diff_sheet(sheet, piece, now, before, &formats)
+                diff_sheet(sheet, piece, now, before, frozen, &formats)
                     .with_context(|| format!("sheet {piece} diff"))?;
             }
         }
     }
-    terms_sheet(book.add_worksheet(), params, baseline, &formats).context("sheet terms")?;
+    terms_sheet(book.add_worksheet(), params, baseline, frozen, &formats).context("sheet terms")?;
     curve_sheet(book.add_worksheet(), params, &formats).context("sheet king curve")?;
     book.save(path).with_context(|| format!("writing {}", path.display()))
 }
 
 struct Formats {
     title: Format,
+    note: Format,
     header: Format,
     number: Format,
+    /// A frozen value: `*` after the number, italic.
+    frozen: Format,
     code: Format,
 }
 
 impl Formats {
     fn new() -> Formats {
+        let number = Format::new().set_num_format("0").set_align(FormatAlign::Center);
         Formats {
             title: Format::new().set_bold().set_font_size(13),
+            note: Format::new().set_italic().set_font_color(Color::RGB(0x555555)),
             header: Format::new()
                 .set_bold()
                 .set_align(FormatAlign::Center)
                 .set_background_color(Color::RGB(0xEEEEEE)),
-            number: Format::new().set_num_format("0").set_align(FormatAlign::Center),
+            frozen: number.clone().set_num_format("0\"*\"").set_italic(),
+            number,
             code: Format::new().set_font_name("Courier New"),
         }
     }
@@ -81,14 +101,23 @@ fn square_of(row: usize, file: usize) -> usize {
     (7 - row) * 8 + file
 }
 
+/// The colour scale's ends for values around `mid`: `mid - M` and `mid + M` with M the largest
+/// distance of a value from `mid` (at least 1), so equal distances get equal colours either side.
+pub fn scale_bounds(values: &[f64], mid: f64) -> (f64, f64) {
+    let m = values.iter().filter(|v| v.is_finite()).map(|v| (v - mid).abs()).fold(0.0, f64::max).max(1.0);
+    (mid - m, mid + m)
+}
+
 /// Writes a labelled 8x8 board of `values` (square-indexed) at `at`, with a three-colour scale
-/// whose middle is `mid` (0 for tables, the material value for normalised ones).
+/// centred on `mid` (0 for tables, the material value for normalised ones) and symmetric about
+/// it; squares in `frozen` (64 flags, or empty) get the frozen format.
 fn board(
     sheet: &mut Worksheet,
     at: (u32, u16),
     title: &str,
     values: &[f64],
     mid: f64,
+    frozen: &[bool],
     f: &Formats,
 ) -> Result<(), XlsxError> {
     let (r0, c0) = at;
@@ -100,17 +129,22 @@ fn board(
         let r = r0 + 2 + row as u32;
         sheet.write_string_with_format(r, c0, (8 - row).to_string(), &f.header)?;
         for file in 0..8 {
-            let value = values[square_of(row, file)];
+            let sq = square_of(row, file);
+            let value = values[sq];
             // Squares a piece never stands on (pawns on ranks 1 and 8) are left empty.
             if !value.is_nan() {
-                sheet.write_number_with_format(r, c0 + 1 + file as u16, value, &f.number)?;
+                let format = if frozen.get(sq) == Some(&true) { &f.frozen } else { &f.number };
+                sheet.write_number_with_format(r, c0 + 1 + file as u16, value, format)?;
             }
         }
     }
+    let (lo, hi) = scale_bounds(values, mid);
     let scale = ConditionalFormat3ColorScale::new()
+        .set_minimum(ConditionalFormatType::Number, lo)
         .set_minimum_color(Color::RGB(0xF8696B))
         .set_midpoint(ConditionalFormatType::Number, mid)
         .set_midpoint_color(Color::White)
+        .set_maximum(ConditionalFormatType::Number, hi)
         .set_maximum_color(Color::RGB(0x63BE7B));
     sheet.add_conditional_format(r0 + 2, c0 + 1, r0 + 9, c0 + 8, &scale)?;
     Ok(())
@@ -137,23 +171,58 @@ pub fn mirrored(values: &[f64]) -> Vec<f64> {
     (0..64).map(|sq| (values[sq] + values[sq ^ 7]) / 2.0).collect()
 }
 
+/// The frozen flags of a square table's phase (empty when nothing is frozen).
+fn frozen_squares(term: &Term, eg: bool, frozen: &Frozen) -> Vec<bool> {
+    if frozen.is_empty() {
+        return Vec::new();
+    }
+    (0..term.len()).map(|i| frozen.element(term, i, eg)).collect()
+}
+
+/// The note on a sheet's frozen squares: how many, and which.
+fn frozen_note(term: &Term, frozen: &Frozen) -> Option<String> {
+    let names: Vec<String> = (0..term.len())
+        .filter_map(|i| {
+            let phases = frozen.phases(term, i);
+            let label = term.element_label(i);
+            match phases {
+                "" => None,
+                "mg, eg" | "yes" => Some(label),
+                phase => Some(format!("{label}.{phase}")),
+            }
+        })
+        .collect();
+    (!names.is_empty()).then(|| {
+        format!(
+            "* frozen by the run (--min-coverage: seen in too few positions), kept at the start: {} squares: {}",
+            names.len(),
+            names.join(", ")
+        )
+    })
+}
+
 fn piece_sheet(
     sheet: &mut Worksheet,
     piece: &str,
     term: &Term,
     material: Option<(i32, i32)>,
+    frozen: &Frozen,
     f: &Formats,
 ) -> Result<(), XlsxError> {
     sheet.set_name(piece)?;
     sheet.write_string_with_format(
         0,
         0,
-        format!("pst.{piece}: centipawns, White's view, rank 8 at the top"),
+        format!("pst.{piece}: centipawns, White's view, rank 8 at the top; colours centred on 0 (on the material value when normalised)"),
         &f.title,
     )?;
+    if let Some(note) = frozen_note(term, frozen) {
+        sheet.write_string_with_format(NOTE_ROW, 0, note, &f.note)?;
+    }
     let as_f64 = |v: &[i32]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
-    board(sheet, MG_BOARD, "middle game", &as_f64(&term.mg), 0.0, f)?;
-    board(sheet, EG_BOARD, "end game", &as_f64(&term.eg), 0.0, f)?;
+    let (mg_frozen, eg_frozen) = (frozen_squares(term, false, frozen), frozen_squares(term, true, frozen));
+    board(sheet, MG_BOARD, "middle game", &as_f64(&term.mg), 0.0, &mg_frozen, f)?;
+    board(sheet, EG_BOARD, "end game", &as_f64(&term.eg), 0.0, &eg_frozen, f)?;
     let used = used_squares(piece);
     let (mg_mat, eg_mat) = material.unwrap_or((0, 0));
     let (mg_norm, eg_norm) = (normalised(&term.mg, mg_mat, &used), normalised(&term.eg, eg_mat, &used));
@@ -163,6 +232,7 @@ fn piece_sheet(
         "middle game + material, average square = material",
         &mg_norm,
         mg_mat as f64,
+        &mg_frozen,
         f,
     )?;
     board(
@@ -171,28 +241,31 @@ fn piece_sheet(
         "end game + material, average square = material",
         &eg_norm,
         eg_mat as f64,
+        &eg_frozen,
         f,
     )?;
     board(
         sheet,
         MG_MIRRORED,
-        "the same, left-right mirrored average",
+        "middle game normalised, left-right mirrored average",
         &mirrored(&mg_norm),
         mg_mat as f64,
+        &[],
         f,
     )?;
     board(
         sheet,
         EG_MIRRORED,
-        "the same, left-right mirrored average",
+        "end game normalised, left-right mirrored average",
         &mirrored(&eg_norm),
         eg_mat as f64,
+        &[],
         f,
     )?;
     sheet.write_string_with_format(
         RUST_ROW,
         0,
-        "As Rust arrays (a1 = index 0, written rank 8 first):",
+        "As Rust arrays in the engine's order (a1 = index 0): rank 1 (a1..h1) on the first line, rank 8 (a8..h8) on the last",
         &f.title,
     )?;
     let mut row = RUST_ROW + 1;
@@ -202,19 +275,24 @@ fn piece_sheet(
             row += 1;
         }
     }
-    sheet.set_column_width(0, 6)?;
-    sheet.set_column_width(10, 6)?;
-    sheet.set_freeze_panes(1, 0)?;
+    for c in [MG_BOARD.1, EG_BOARD.1, MG_NORMALISED.1, EG_NORMALISED.1, MG_MIRRORED.1, EG_MIRRORED.1] {
+        sheet.set_column_width(c, 6)?;
+    }
+    sheet.set_freeze_panes(FREEZE.0, FREEZE.1)?;
     Ok(())
 }
 
-/// A table as a Rust array literal in the engine's square order, one rank per line, rank 8 first
-/// (so it reads as the board; the indices are noted per line).
+/// A table as a Rust array literal in the engine's square order (a1 = index 0): eight values a
+/// line, rank 1 (a1..h1) first, each line noting its squares, so it pastes into an engine that
+/// indexes a1 = 0 as it is.
 pub fn rust_array(name: &str, values: &[i32]) -> Vec<String> {
-    let mut lines = vec![format!("const {name}: [i32; 64] = [")];
-    for rank in (0..8).rev() {
+    let mut lines = vec![
+        format!("// a1 = index 0: rank 1 (a1..h1) first, rank 8 (a8..h8) last"),
+        format!("const {name}: [i32; 64] = ["),
+    ];
+    for rank in 0..8 {
         let cells: Vec<String> = (0..8).map(|file| format!("{:4}", values[rank * 8 + file])).collect();
-        lines.push(format!("    {}, // rank {}", cells.join(","), rank + 1));
+        lines.push(format!("    {}, // a{r}..h{r}", cells.join(","), r = rank + 1));
     }
     lines.push("];".to_string());
     lines
@@ -225,43 +303,65 @@ fn diff_sheet(
     piece: &str,
     now: &Term,
     before: &Term,
+    frozen: &Frozen,
     f: &Formats,
 ) -> Result<(), XlsxError> {
     sheet.set_name(format!("{piece} diff"))?;
-    sheet.write_string_with_format(0, 0, format!("pst.{piece}: this file minus the baseline"), &f.title)?;
+    sheet.write_string_with_format(
+        0,
+        0,
+        format!("pst.{piece}: this file minus the baseline (colours centred on 0)"),
+        &f.title,
+    )?;
+    if let Some(note) = frozen_note(now, frozen) {
+        sheet.write_string_with_format(NOTE_ROW, 0, note, &f.note)?;
+    }
     let diff = |a: &[i32], b: &[i32]| a.iter().zip(b).map(|(x, y)| (x - y) as f64).collect::<Vec<_>>();
-    board(sheet, MG_BOARD, "middle game", &diff(&now.mg, &before.mg), 0.0, f)?;
-    board(sheet, EG_BOARD, "end game", &diff(&now.eg, &before.eg), 0.0, f)?;
-    sheet.set_freeze_panes(1, 0)?;
+    let (mg_frozen, eg_frozen) = (frozen_squares(now, false, frozen), frozen_squares(now, true, frozen));
+    board(sheet, MG_BOARD, "middle game", &diff(&now.mg, &before.mg), 0.0, &mg_frozen, f)?;
+    board(sheet, EG_BOARD, "end game", &diff(&now.eg, &before.eg), 0.0, &eg_frozen, f)?;
+    sheet.set_column_width(MG_BOARD.1, 6)?;
+    sheet.set_column_width(EG_BOARD.1, 6)?;
+    sheet.set_freeze_panes(FREEZE.0, FREEZE.1)?;
     Ok(())
 }
 
+/// The columns of the terms sheet.
+const TERM_COLUMNS: [&str; 7] = ["term", "element", "mg", "eg", "baseline mg", "baseline eg", "frozen"];
+
 /// Every term that is not a piece-square table: one row per element with its middle-game and
-/// end-game values (and the baseline's), and a line chart for each list-shaped term.
+/// end-game values (and the baseline's, and which phases the run froze), and a line chart for
+/// each list-shaped term.
 fn terms_sheet(
     sheet: &mut Worksheet,
     params: &ParamSet,
     baseline: Option<&ParamSet>,
+    frozen: &Frozen,
     f: &Formats,
 ) -> Result<(), XlsxError> {
     sheet.set_name("terms")?;
-    let headers = ["term", "element", "mg", "eg", "baseline mg", "baseline eg"];
-    for (c, h) in headers.iter().enumerate() {
+    for (c, h) in TERM_COLUMNS.iter().enumerate() {
         sheet.write_string_with_format(0, c as u16, *h, &f.header)?;
     }
     let mut row = 1u32;
     let mut chart_row = 1u32;
+    let chart_col = TERM_COLUMNS.len() as u16 + 1;
     for term in params.terms.iter().filter(|t| t.shape != Shape::Square) {
         let first = row;
         let base = baseline.and_then(|b| b.term(&term.name));
         for i in 0..term.len() {
+            let format = |eg| if frozen.element(term, i, eg) { &f.frozen } else { &f.number };
             sheet.write_string(row, 0, &term.name)?;
             sheet.write_string(row, 1, term.element_label(i))?;
-            sheet.write_number_with_format(row, 2, term.mg[i] as f64, &f.number)?;
-            sheet.write_number_with_format(row, 3, term.eg[i] as f64, &f.number)?;
+            sheet.write_number_with_format(row, 2, term.mg[i] as f64, format(false))?;
+            sheet.write_number_with_format(row, 3, term.eg[i] as f64, format(true))?;
             if let Some(b) = base {
                 sheet.write_number_with_format(row, 4, b.mg[i] as f64, &f.number)?;
                 sheet.write_number_with_format(row, 5, b.eg[i] as f64, &f.number)?;
+            }
+            let phases = frozen.phases(term, i);
+            if !phases.is_empty() {
+                sheet.write_string(row, 6, phases)?;
             }
             row += 1;
         }
@@ -275,18 +375,28 @@ fn terms_sheet(
                     .set_categories(("terms", first, 1, row - 1, 1))
                     .set_values(("terms", first, col, row - 1, col));
             }
-            chart.x_axis().set_name("element");
-            sheet.insert_chart(chart_row, 7, &chart)?;
+            chart.x_axis().set_name(super::images::element_axis(term).desc.as_str());
+            chart.y_axis().set_name(super::images::value_unit(term));
+            sheet.insert_chart(chart_row, chart_col, &chart)?;
             chart_row += 16;
         }
     }
+    if !frozen.is_empty() {
+        sheet.write_string_with_format(
+            0,
+            chart_col,
+            "* and the frozen column: values the run froze (--min-coverage), kept at the start",
+            &f.note,
+        )?;
+    }
     sheet.set_column_width(0, 28)?;
     sheet.set_column_width(1, 10)?;
-    sheet.set_freeze_panes(1, 0)?;
+    sheet.set_freeze_panes(1, 2)?;
     Ok(())
 }
 
-/// The king-safety curve: attack units to penalty, middle game and end game, with a chart.
+/// The king-safety curve: attack units to penalty, middle game and end game, with a chart of the
+/// part worth drawing (see [`super::images::king_curve_reach`]).
 fn curve_sheet(sheet: &mut Worksheet, params: &ParamSet, f: &Formats) -> Result<(), XlsxError> {
     sheet.set_name("king curve")?;
     let (Some(scale), Some(power)) =
@@ -294,34 +404,40 @@ fn curve_sheet(sheet: &mut Worksheet, params: &ParamSet, f: &Formats) -> Result<
     else {
         return sheet.write_string(0, 0, "no king-safety curve in this params file").map(|_| ());
     };
-    for (c, h) in ["units", "mg penalty", "eg penalty"].iter().enumerate() {
+    for (c, h) in ["attack units", "mg penalty (cp)", "eg penalty (cp)"].iter().enumerate() {
         sheet.write_string_with_format(0, c as u16, *h, &f.header)?;
     }
     let (mg, eg) = (king_curve(scale.mg[0], power.mg[0]), king_curve(scale.eg[0], power.mg[0]));
+    let reach = super::images::king_curve_reach(&[&mg, &eg], super::images::decisive_penalty(params));
     let step = 10;
-    let mut row = 1u32;
-    for units in (0..=MAX_KING_UNITS).step_by(step) {
+    let mut chart_end = 1u32;
+    for (i, units) in (0..=MAX_KING_UNITS).step_by(step).enumerate() {
+        let row = i as u32 + 1;
         sheet.write_number(row, 0, units as f64)?;
         sheet.write_number_with_format(row, 1, mg[units] as f64, &f.number)?;
         sheet.write_number_with_format(row, 2, eg[units] as f64, &f.number)?;
-        row += 1;
+        if units <= reach + step {
+            chart_end = row;
+        }
     }
     let mut chart = Chart::new(ChartType::Line);
     chart.title().set_name("king-safety curve: scale * (units/100)^power");
     for (col, name) in [(1u16, "mg"), (2u16, "eg")] {
-        chart.add_series().set_name(name).set_categories(("king curve", 1, 0, row - 1, 0)).set_values((
+        chart.add_series().set_name(name).set_categories(("king curve", 1, 0, chart_end, 0)).set_values((
             "king curve",
             1,
             col,
-            row - 1,
+            chart_end,
             col,
         ));
     }
     chart.x_axis().set_name("attack units");
+    chart.y_axis().set_name("penalty (centipawns)");
     sheet.insert_chart(1, 4, &chart)?;
-    sheet.set_column_width(1, 12)?;
-    sheet.set_column_width(2, 12)?;
-    sheet.set_freeze_panes(1, 0)?;
+    sheet.set_column_width(0, 12)?;
+    sheet.set_column_width(1, 15)?;
+    sheet.set_column_width(2, 15)?;
+    sheet.set_freeze_panes(1, 1)?;
     Ok(())
 }
 
@@ -363,7 +479,7 @@ mod tests {
         let path = dir.path("eval.xlsx");
         let params = ParamSet::load(&repo("params/eval.toml")).unwrap();
         let baseline = ParamSet::load(&repo("params/handset.toml")).unwrap();
-        write(&params, Some(&baseline), &path).unwrap();
+        write(&params, Some(&baseline), &Frozen::default(), &path).unwrap();
         let mut book: Xlsx<_> = open_workbook(&path).unwrap();
         let material = params.term("material").unwrap();
         for (p, piece) in PIECES.iter().enumerate() {
@@ -382,12 +498,13 @@ mod tests {
             let mirror = read_board(&range, MG_MIRRORED);
             assert!(used.iter().all(|&sq| (mirror[sq] - mirror[sq ^ 7]).abs() < 1e-9));
             assert_eq!(mirror.iter().filter(|v| v.is_nan()).count(), 64 - used.len());
-            // The Rust literal holds the table.
-            let rust: Vec<String> = (RUST_ROW + 1..RUST_ROW + 11)
+            // The Rust literal holds the table in index order, a1 = 0 first.
+            let rust: Vec<String> = (RUST_ROW + 1..RUST_ROW + 12)
                 .map(|r| range.get_value((r, 0)).map(|d| d.to_string()).unwrap_or_default())
                 .collect();
-            assert!(rust[0].starts_with(&format!("const PST_{}_MG", piece.to_uppercase())), "{rust:?}");
-            assert!(rust[1].contains(&format!("{:4}", term.mg[56])), "{rust:?}");
+            assert!(rust[0].contains("a1 = index 0"), "{rust:?}");
+            assert!(rust[1].starts_with(&format!("const PST_{}_MG", piece.to_uppercase())), "{rust:?}");
+            assert_eq!(array_values(&rust[1..]), term.mg, "{piece}: the array pastes in index order");
             // The difference sheet.
             let diff = book.worksheet_range(&format!("{piece} diff")).unwrap();
             let before = baseline.term(&format!("pst.{piece}")).unwrap();
@@ -411,6 +528,83 @@ mod tests {
         assert_eq!(number(&curve, 11, 1), king_curve(scale.mg[0], power.mg[0])[100] as f64);
     }
 
+    /// The numbers of a Rust array literal's body, comments left out.
+    fn array_values(lines: &[String]) -> Vec<i32> {
+        lines
+            .iter()
+            .skip_while(|l| !l.contains('['))
+            .skip(1)
+            .take_while(|l| !l.starts_with("];"))
+            .flat_map(|l| l.split("//").next().unwrap_or("").split(',').map(str::trim).collect::<Vec<_>>())
+            .filter(|c| !c.is_empty())
+            .map(|c| c.parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn rust_arrays_are_in_index_order_a1_first() {
+        let values: Vec<i32> = (0..64).collect();
+        let lines = rust_array("T", &values);
+        assert!(lines[0].starts_with("// a1 = index 0"), "{lines:?}");
+        assert_eq!(lines[1], "const T: [i32; 64] = [");
+        assert_eq!(lines[2], "       0,   1,   2,   3,   4,   5,   6,   7, // a1..h1");
+        assert_eq!(lines[9], "      56,  57,  58,  59,  60,  61,  62,  63, // a8..h8");
+        assert_eq!(lines[10], "];");
+        assert_eq!(array_values(&lines), values);
+    }
+
+    #[test]
+    fn colour_scales_are_symmetric_about_their_middle() {
+        // -13 and +53: the red end is -53, so -13 is a pale red.
+        assert_eq!(scale_bounds(&[-13.0, 0.0, 53.0], 0.0), (-53.0, 53.0));
+        assert_eq!(scale_bounds(&[-80.0, 5.0], 0.0), (-80.0, 80.0));
+        // Normalised boards centre on the material value; empty squares do not count.
+        assert_eq!(scale_bounds(&[280.0, f64::NAN, 350.0], 300.0), (250.0, 350.0));
+        assert_eq!(scale_bounds(&[0.0; 4], 0.0), (-1.0, 1.0));
+    }
+
+    #[test]
+    fn every_board_shares_the_frozen_header_row_and_rank_column() {
+        let boards = [MG_BOARD, EG_BOARD, MG_NORMALISED, EG_NORMALISED, MG_MIRRORED, EG_MIRRORED];
+        for (r0, c0) in boards {
+            // Title, then file letters, both above the frozen split; the values below it.
+            assert_eq!(r0 + 2, FREEZE.0, "board at ({r0}, {c0})");
+            assert_eq!(c0 % 10, 0);
+        }
+        // Column A holds the rank numbers of the first board, left of the split.
+        assert_eq!((MG_BOARD.1, FREEZE.1), (0, 1));
+        assert!(NOTE_ROW < MG_BOARD.0 && RUST_ROW > FREEZE.0 + 8);
+    }
+
+    #[test]
+    fn frozen_values_are_marked_and_noted() {
+        let dir = TempDir::new("workbook-frozen");
+        let path = dir.path("eval.xlsx");
+        let params = ParamSet::baked();
+        let frozen =
+            Frozen::from_names(["pst.knight[a1].mg", "pst_knight_a1_eg", "threat.hanging.eg", "tempo.mg"]);
+        write(&params, None, &frozen, &path).unwrap();
+        let mut book: Xlsx<_> = open_workbook(&path).unwrap();
+        let knight = book.worksheet_range("knight").unwrap();
+        let note = knight.get_value((NOTE_ROW, 0)).map(|d| d.to_string()).unwrap_or_default();
+        assert!(note.contains("frozen") && note.contains("1 squares: a1"), "{note}");
+        // The value itself stays a number.
+        let a1 = params.term("pst.knight").unwrap().mg[0] as f64;
+        assert_eq!(number(&knight, MG_BOARD.0 + 9, (MG_BOARD.1 + 1) as u32), a1);
+        let bishop = book.worksheet_range("bishop").unwrap();
+        assert!(matches!(bishop.get_value((NOTE_ROW, 0)), None | Some(Data::Empty)));
+        let terms = book.worksheet_range("terms").unwrap();
+        let frozen_of = |name: &str| {
+            (1..terms.height() as u32)
+                .find(|&r| terms.get_value((r, 0)).map(|d| d.to_string()).as_deref() == Some(name))
+                .and_then(|r| terms.get_value((r, 6)).map(|d| d.to_string()))
+                .filter(|s| !s.is_empty())
+        };
+        assert_eq!(frozen_of("threat.hanging").as_deref(), Some("eg"));
+        assert_eq!(frozen_of("tempo").as_deref(), Some("mg"));
+        assert_eq!(frozen_of("bishop_pair"), None);
+    }
+
     #[test]
     fn normalising_and_mirroring() {
         let mut table = vec![0; 64];
@@ -421,7 +615,5 @@ mod tests {
         let mirror = mirrored(&norm);
         assert_eq!(mirror[8], mirror[15]);
         assert_eq!(mirror[8], (norm[8] + norm[15]) / 2.0);
-        let lines = rust_array("T", &(0..64).collect::<Vec<_>>());
-        assert_eq!(lines[1], "      56,  57,  58,  59,  60,  61,  62,  63, // rank 8");
     }
 }
