@@ -66,11 +66,13 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     Ok(())
 }
 
+/// Writes through a temporary name (the run layer's rule), so a kill never leaves half of the
+/// engine's baked module or engine.toml.
 fn write(path: &Path, text: &str) -> Result<()> {
-    if let Some(dir) = path.parent() {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    crate::run::write_atomically(path, text)
 }
 
 /// `p` relative to `root` when it lies below it (so engine.toml stays portable).
