@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
-use crate::fitness::{step_seed, Fitness, Games, Trial};
+use crate::fitness::{step_seed, Games};
 use crate::optim::clop::{Clop, ClopSettings, Correlations, Outcome};
 use crate::optim::clop_problems::{simple_regret, Problem};
 use crate::play::stats::{elo_from_score, GameScore};
@@ -102,7 +102,7 @@ pub fn run(args: &ClopArgs) -> Result<()> {
         return problem(args, name);
     }
     let setup = args.common.setup("clop", FitnessKind::Selfplay)?;
-    if matches!(setup.fitness, Fitness::Texel(_)) {
+    if !setup.fitness.plays_games() {
         bail!("CLOP fits game outcomes: use --fitness selfplay or --fitness command (PBIL and SPSA take the Texel loss)");
     }
     let budget = args.common.games.unwrap_or(2000);
@@ -130,8 +130,7 @@ pub fn run(args: &ClopArgs) -> Result<()> {
 
 /// Plays until `budget` games (or `halt_at`, as a kill would, in tests).
 fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -> Result<State> {
-    let Fitness::Games(fitness) = &setup.fitness else { bail!("CLOP needs games") };
-    let run = &setup.run;
+    let (run, fitness) = (&setup.run, &setup.fitness);
     let mut state = if args.common.resume {
         let state: State = run.load_checkpoint()?;
         eprintln!("resuming after {} samples", state.clop.samples());
@@ -165,12 +164,9 @@ fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -
                 state.clop.sample(&mut ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, first + i)))
             })
             .collect();
-        let trials: Vec<Trial> = points
-            .iter()
-            .map(|u| Trial { candidate: setup.space.unit_to_values(u), opponent: None, games: 1 })
-            .collect();
+        let candidates: Vec<Vec<f64>> = points.iter().map(|u| setup.space.unit_to_values(u)).collect();
         let results = fitness
-            .play(&trials, step_seed(args.common.play.seed ^ 0x5eed, first), stop, &mut |_| {})
+            .outcomes(&candidates, step_seed(args.common.play.seed ^ 0x5eed, first), stop)
             .map_err(|e| steps.resumable(e, format!("{} samples", state.clop.samples())))?;
         for (u, games) in points.iter().zip(&results) {
             for score in games.outcomes() {
@@ -228,40 +224,18 @@ fn problem(args: &ClopArgs, name: &str) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
-
     use super::*;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        args: ClopArgs,
-    }
+    use crate::fitness::setup::tests::tuner_args;
 
     fn args(dir: &std::path::Path, extra: &[&str]) -> ClopArgs {
         let script =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/blackbox/testdata/peak_game.py");
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fitness/testdata/peak_game.py");
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("space.txt"), "x, int, 0, -100, 100, 5, 0.002\n").unwrap();
-        let params = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
-        let mut argv = vec![
-            "clop".to_string(),
-            "--params".into(),
-            params.display().to_string(),
-            "--fitness".into(),
-            "command".into(),
-            "--command".into(),
-            format!("python3 '{}'", script.display()),
-            "--space".into(),
-            dir.join("space.txt").display().to_string(),
-            "--out".into(),
-            dir.join("run").display().to_string(),
-            "--concurrency".into(),
-            "2".into(),
-            "--quiet".into(),
-        ];
-        argv.extend(extra.iter().map(|s| s.to_string()));
-        Cli::parse_from(argv).args
+        let (command, space) = (format!("python3 '{}'", script.display()), dir.join("space.txt"));
+        let space = space.to_str().expect("a UTF-8 temporary path");
+        let fixed = ["--fitness", "command", "--command", &command, "--space", space, "--concurrency", "2"];
+        tuner_args(&dir.join("run"), &[&fixed[..], extra].concat())
     }
 
     #[test]
@@ -288,24 +262,11 @@ mod tests {
     fn the_texel_loss_is_refused_and_problems_are_named() {
         let dir = std::env::temp_dir().join(format!("whetstone-clop-texel-{}", std::process::id()));
         let data = crate::fitness::setup::tests::small_dataset();
-        let params = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
-        let a = Cli::parse_from([
-            "clop",
-            "--params",
-            params.to_str().unwrap(),
-            "--fitness",
-            "texel",
-            "--data",
-            data.to_str().unwrap(),
-            "--only",
-            "tempo",
-            "--out",
-            dir.to_str().unwrap(),
-        ])
-        .args;
+        let a: ClopArgs =
+            tuner_args(&dir, &["--fitness", "texel", "--data", data.to_str().unwrap(), "--only", "tempo"]);
         let err = run(&a).unwrap_err();
         assert!(format!("{err:#}").contains("CLOP fits game outcomes"), "{err:#}");
-        let b = Cli::parse_from(["clop", "--problem", "nope"]).args;
+        let b: ClopArgs = tuner_args(&dir, &["--problem", "nope"]);
         assert!(format!("{:#}", run(&b).unwrap_err()).contains("known: log"));
         std::fs::remove_dir_all(&dir).ok();
     }

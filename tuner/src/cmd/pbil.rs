@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
-use crate::fitness::{step_seed, Fitness, Games, Trial};
+use crate::fitness::{step_seed, Games};
 use crate::optim::pbil::{Pbil, PbilSettings};
 use crate::play::stats::elo_from_score;
 use crate::run::Steps;
@@ -122,45 +122,44 @@ impl PbilArgs {
 
 pub fn run(args: &PbilArgs) -> Result<()> {
     let setup = args.common.setup("pbil", FitnessKind::Texel)?;
-    let generations = match (&setup.fitness, args.generations, args.common.games) {
-        (_, Some(g), _) => g,
-        (Fitness::Games(g), None, Some(games)) => {
-            let per = args.population.max(2) as u64 * g.games_per_trial(args.games_per_individual) as u64;
+    let fitness = &setup.fitness;
+    let generations = match (args.generations, args.common.games) {
+        (Some(g), _) => g,
+        (None, _) if !fitness.plays_games() => 1500,
+        (None, Some(games)) => {
+            let per =
+                args.population.max(2) as u64 * fitness.games_per_trial(args.games_per_individual) as u64;
             games.div_ceil(per) as usize
         }
-        (Fitness::Games(_), None, None) => 30,
-        (Fitness::Texel(_), None, _) => 1500,
+        (None, None) => 30,
     };
     let state = optimise(args, &setup, generations)?;
-    let (values, extra) = match (&setup.fitness, &state.best) {
-        (Fitness::Texel(t), Some((x, loss))) => (
-            x.clone(),
-            serde_json::json!({
-                "fitness": setup.fitness.describe(),
-                "start_loss": t.loss(&setup.space.starts()),
-                "loss": loss,
-                "start_valid_loss": t.valid_loss(&setup.space.starts()),
-                "valid_loss": t.valid_loss(x),
-                "generations": state.generation,
-                "converged": state.converged,
-            }),
-        ),
-        _ => (
-            state.pbil.estimate(),
-            serde_json::json!({
-                "fitness": setup.fitness.describe(),
-                "generations": state.generation,
-                "converged": state.converged,
-                "failed_games": state.games.failed,
-            }),
-        ),
+    let mut extra = serde_json::json!({
+        "fitness": fitness.describe(),
+        "generations": state.generation,
+        "converged": state.converged,
+    });
+    // With an exact loss the result is the best point seen; with games, the vector's estimate.
+    let values = match (fitness.exact(), &state.best) {
+        (Some(exact), Some((x, loss))) => {
+            let starts = setup.space.starts();
+            extra["start_loss"] = exact.loss(&starts).into();
+            extra["loss"] = (*loss).into();
+            extra["start_valid_loss"] = exact.valid_loss(&starts).into();
+            extra["valid_loss"] = exact.valid_loss(x).into();
+            x.clone()
+        }
+        _ => state.pbil.estimate(),
     };
+    if fitness.plays_games() {
+        extra["failed_games"] = state.games.failed.into();
+    }
     setup.run.write_meta("pbil", args, args.common.resume, Some(extra.clone()))?;
     crate::export::finish_tuning(&setup, &values, state.games.played(), extra)
 }
 
 fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State> {
-    let run = &setup.run;
+    let (run, fitness) = (&setup.run, &setup.fitness);
     let mut state = if args.common.resume {
         let state: State = run.load_checkpoint()?;
         eprintln!("resuming at generation {}", state.generation);
@@ -170,10 +169,7 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
             generation: 0,
             pbil: Pbil::new(&setup.space, args.settings()),
             // The start is the best so far: the result is never worse than where the run began.
-            best: match &setup.fitness {
-                Fitness::Texel(t) => Some((setup.space.starts(), t.loss(&setup.space.starts()))),
-                Fitness::Games(_) => None,
-            },
+            best: fitness.exact().map(|exact| (setup.space.starts(), exact.loss(&setup.space.starts()))),
             games: Games::default(),
             log: Vec::new(),
             converged: false,
@@ -185,7 +181,7 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
         setup.space.len(),
         state.pbil.bit_count(),
         state.pbil.settings.population,
-        setup.fitness.describe()
+        fitness.describe()
     );
     let steps = Steps::begin(
         run,
@@ -223,54 +219,39 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
             games: 0,
             seconds: 0.0,
         };
-        // Higher is better.
-        let fitness: Vec<f64> = match &setup.fitness {
-            Fitness::Texel(t) => {
-                let losses = t.losses(&values);
-                let (i, &low) =
-                    losses.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).expect("a population");
-                if state.best.as_ref().is_none_or(|(_, best)| low < *best) {
-                    state.best = Some((values[i].clone(), low));
+        let seed = step_seed(args.common.play.seed ^ 0x5eed, state.generation as u64);
+        let scored = fitness
+            .rank(&values, args.games_per_individual, seed, stop)
+            .map_err(|e| steps.resumable(e, format!("generation {}", state.generation)))?;
+        let scores: Vec<f64> = scored.iter().map(|s| s.fitness).collect();
+        let best =
+            (0..scores.len()).max_by(|&i, &j| scores[i].total_cmp(&scores[j]).then(j.cmp(&i))).unwrap_or(0);
+        let worst =
+            (0..scores.len()).min_by(|&i, &j| scores[i].total_cmp(&scores[j]).then(i.cmp(&j))).unwrap_or(0);
+        if let Some(exact) = fitness.exact() {
+            // Keep the best point seen. The vector's own estimate (each bit as its probability
+            // leans) often beats every sample: samples pay the L2 pull on every value they jitter.
+            let estimate = state.pbil.estimate();
+            let estimate_loss = exact.loss(&estimate);
+            for (x, loss) in [(values[best].clone(), -scores[best]), (estimate, estimate_loss)] {
+                if state.best.as_ref().is_none_or(|(_, low)| loss < *low) {
+                    state.best = Some((x, loss));
                 }
-                // The vector's own estimate (each bit as its probability leans) often beats every
-                // sample: samples pay the L2 pull on every value they jitter.
-                let estimate = state.pbil.estimate();
-                let estimate_loss = t.loss(&estimate);
-                if state.best.as_ref().is_none_or(|(_, best)| estimate_loss < *best) {
-                    state.best = Some((estimate, estimate_loss));
-                }
-                let (best, best_loss) = state.best.as_ref().expect("set above");
-                entry.best_loss = low;
-                entry.mean_loss = losses.iter().sum::<f64>() / losses.len() as f64;
-                entry.result_loss = *best_loss;
-                entry.result_valid_loss = t.valid_loss(best);
-                losses.iter().map(|l| -l).collect()
             }
-            Fitness::Games(g) => {
-                let trials: Vec<Trial> = values
-                    .iter()
-                    .map(|x| Trial { candidate: x.clone(), opponent: None, games: args.games_per_individual })
-                    .collect();
-                let seed = step_seed(args.common.play.seed ^ 0x5eed, state.generation as u64);
-                let results = g
-                    .play(&trials, seed, stop, &mut |_| {})
-                    .map_err(|e| steps.resumable(e, format!("generation {}", state.generation)))?;
-                let mut all = Games::default();
-                results.iter().for_each(|r| all.add(r));
-                state.games.add(&all);
-                let scores: Vec<f64> = results.iter().map(Games::score).collect();
-                entry.best_score = scores.iter().cloned().fold(f64::MIN, f64::max);
-                entry.mean_score = all.score();
-                entry.mean_elo = elo_from_score(all.score().clamp(1e-3, 1.0 - 1e-3));
-                scores
-            }
-        };
-        let best = (0..fitness.len())
-            .max_by(|&i, &j| fitness[i].total_cmp(&fitness[j]).then(j.cmp(&i)))
-            .unwrap_or(0);
-        let worst = (0..fitness.len())
-            .min_by(|&i, &j| fitness[i].total_cmp(&fitness[j]).then(i.cmp(&j)))
-            .unwrap_or(0);
+            let (best_x, best_loss) = state.best.as_ref().expect("set above");
+            entry.best_loss = -scores[best];
+            entry.mean_loss = -scores.iter().sum::<f64>() / scores.len() as f64;
+            entry.result_loss = *best_loss;
+            entry.result_valid_loss = exact.valid_loss(best_x);
+        }
+        if fitness.plays_games() {
+            let mut all = Games::default();
+            scored.iter().for_each(|s| all.add(&s.games));
+            state.games.add(&all);
+            entry.best_score = scores[best];
+            entry.mean_score = all.score();
+            entry.mean_elo = elo_from_score(all.score().clamp(1e-3, 1.0 - 1e-3));
+        }
         state.pbil.learn(&population[best], &population[worst], &mut rng);
         entry.recentred = state.pbil.recentre(0.05);
         state.generation += 1;
@@ -279,14 +260,13 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
         entry.seconds = started.elapsed().as_secs_f64();
         state.converged = entry.entropy < args.converged;
         let current = state.best.as_ref().map(|(x, _)| x.clone()).unwrap_or_else(|| state.pbil.estimate());
-        bar.set_message(match &setup.fitness {
-            Fitness::Texel(_) => format!("best loss {:.6}, entropy {:.3}", entry.result_loss, entry.entropy),
-            Fitness::Games(_) => {
-                format!(
-                    "mean score {:.3} ({:+.0} Elo), entropy {:.3}",
-                    entry.mean_score, entry.mean_elo, entry.entropy
-                )
-            }
+        bar.set_message(if fitness.plays_games() {
+            format!(
+                "mean score {:.3} ({:+.0} Elo), entropy {:.3}",
+                entry.mean_score, entry.mean_elo, entry.entropy
+            )
+        } else {
+            format!("best loss {:.6}, entropy {:.3}", entry.result_loss, entry.entropy)
         });
         bar.set_position(state.generation as u64);
         state.log.push(entry);
@@ -301,30 +281,13 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
-
     use super::*;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        args: PbilArgs,
-    }
+    use crate::fitness::setup::tests::tuner_args;
 
     fn args(out: &std::path::Path, extra: &[&str]) -> PbilArgs {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut argv = vec![
-            "pbil".to_string(),
-            "--params".into(),
-            root.join("params/eval.toml").display().to_string(),
-            "--data".into(),
-            crate::fitness::setup::tests::small_dataset().display().to_string(),
-            "--out".into(),
-            out.display().to_string(),
-            "--quiet".into(),
-        ];
-        argv.extend(extra.iter().map(|s| s.to_string()));
-        Cli::parse_from(argv).args
+        let data = crate::fitness::setup::tests::small_dataset();
+        let data = data.to_str().expect("a UTF-8 temporary path");
+        tuner_args(out, &[&["--data", data], extra].concat())
     }
 
     #[test]
@@ -346,8 +309,8 @@ mod tests {
         assert_eq!(a.log.len(), 6);
         let trajectory = |d: &str| std::fs::read_to_string(dir.join(d).join("trajectory.csv")).unwrap();
         assert_eq!(trajectory("a"), trajectory("b"));
-        let Fitness::Texel(t) = &setup.fitness else { panic!("texel") };
-        assert!(a.best.as_ref().unwrap().1 <= t.loss(&setup.space.starts()));
+        let exact = setup.fitness.exact().expect("the Texel loss");
+        assert!(a.best.as_ref().unwrap().1 <= exact.loss(&setup.space.starts()));
         let csv = std::fs::read_to_string(dir.join("a/log.csv")).unwrap();
         assert!(csv.starts_with("generation,best_loss"), "{csv}");
         assert_eq!(std::fs::read_to_string(dir.join("a/trajectory.csv")).unwrap().lines().count(), 8);

@@ -14,7 +14,7 @@ use whetstone::params::ParamSet;
 use whetstone::search::SearchParams;
 
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
-use crate::fitness::{step_seed, Fitness, Games, Trial};
+use crate::fitness::{step_seed, Games};
 use crate::optim::space::import_openbench;
 use crate::optim::spsa::{Perturbation, Spsa};
 use crate::run::{RunDir, Steps};
@@ -97,11 +97,11 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         println!("wrote {} OpenBench SPSA lines to {}", setup.space.len(), path.display());
         return Ok(());
     }
-    let iterations = match (args.iterations, args.common.games, &setup.fitness) {
-        (Some(n), ..) => n,
-        (None, Some(games), _) => games.div_ceil(2),
-        (None, None, Fitness::Texel(_)) => 300,
-        (None, None, Fitness::Games(_)) => 2000,
+    let iterations = match (args.iterations, args.common.games) {
+        (Some(n), _) => n,
+        (None, Some(games)) => games.div_ceil(2),
+        (None, None) if setup.fitness.plays_games() => 2000,
+        (None, None) => 300,
     };
     let state = optimise(args, &setup, iterations.max(1), None)?;
     let mut extra = serde_json::json!({
@@ -113,9 +113,9 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         "failed_games": state.games.failed,
         "theta": state.spsa.theta,
     });
-    if let Fitness::Texel(t) = &setup.fitness {
-        extra["start_loss"] = t.loss(&setup.space.starts()).into();
-        extra["loss"] = t.loss(&state.spsa.theta).into();
+    if let Some(exact) = setup.fitness.exact() {
+        extra["start_loss"] = exact.loss(&setup.space.starts()).into();
+        extra["loss"] = exact.loss(&state.spsa.theta).into();
     }
     setup.run.write_meta("spsa", args, args.common.resume, Some(extra.clone()))?;
     crate::export::finish_tuning(&setup, &state.spsa.theta, state.games.played(), extra)
@@ -180,20 +180,19 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
                 state.spsa.perturb(k, &mut ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, k)))
             })
             .collect();
-        let results = results(
-            setup,
-            &perturbations,
-            step_seed(args.common.play.seed ^ 0x5eed, first),
-            stop,
-            &mut state.games,
-        )
-        .map_err(|e| steps.resumable(e, format!("iteration {}", state.spsa.iteration)))?;
-        for (p, result) in perturbations.iter().zip(results) {
-            state.spsa.update(p, result);
+        let pairs: Vec<(Vec<f64>, Vec<f64>)> =
+            perturbations.iter().map(|p| (p.plus.clone(), p.minus.clone())).collect();
+        let compared = setup
+            .fitness
+            .compare(&pairs, step_seed(args.common.play.seed ^ 0x5eed, first), stop)
+            .map_err(|e| steps.resumable(e, format!("iteration {}", state.spsa.iteration)))?;
+        for (p, c) in perturbations.iter().zip(compared) {
+            state.spsa.update(p, c.result);
+            state.games.add(&c.games);
         }
-        let (loss, valid_loss) = match &setup.fitness {
-            Fitness::Texel(t) => (t.loss(&state.spsa.theta), t.valid_loss(&state.spsa.theta)),
-            Fitness::Games(_) => (f64::NAN, f64::NAN),
+        let (loss, valid_loss) = match setup.fitness.exact() {
+            Some(exact) => (exact.loss(&state.spsa.theta), exact.valid_loss(&state.spsa.theta)),
+            None => (f64::NAN, f64::NAN),
         };
         state.log.push(SpsaLog {
             iteration: state.spsa.iteration,
@@ -218,91 +217,13 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
     Ok(state)
 }
 
-/// Each perturbation's result: the plus side's wins minus losses over its game pair (or, for a
-/// fitness without duels, its games against the reference minus the minus side's), or for the
-/// Texel loss ±2 as if the side with the lower loss had won both games.
-fn results(
-    setup: &Setup,
-    perturbations: &[Perturbation],
-    seed: u64,
-    stop: &std::sync::atomic::AtomicBool,
-    total: &mut Games,
-) -> Result<Vec<f64>> {
-    let net = |g: &Games| g.wins as f64 - g.losses as f64;
-    match &setup.fitness {
-        Fitness::Texel(t) => Ok(perturbations
-            .iter()
-            .map(|p| {
-                let (plus, minus) = (t.loss(&p.plus), t.loss(&p.minus));
-                if plus < minus {
-                    2.0
-                } else if minus < plus {
-                    -2.0
-                } else {
-                    0.0
-                }
-            })
-            .collect()),
-        Fitness::Games(g) if g.duels() => {
-            let trials: Vec<Trial> = perturbations
-                .iter()
-                .map(|p| Trial { candidate: p.plus.clone(), opponent: Some(p.minus.clone()), games: 2 })
-                .collect();
-            let games = g.play(&trials, seed, stop, &mut |_| {})?;
-            games.iter().for_each(|r| total.add(r));
-            Ok(games.iter().map(net).collect())
-        }
-        Fitness::Games(g) => {
-            let trials: Vec<Trial> = perturbations
-                .iter()
-                .flat_map(|p| {
-                    [p.plus.clone(), p.minus.clone()].map(|x| Trial {
-                        candidate: x,
-                        opponent: None,
-                        games: 1,
-                    })
-                })
-                .collect();
-            let games = g.play(&trials, seed, stop, &mut |_| {})?;
-            let mut out = Vec::new();
-            for pair in games.chunks(2) {
-                let mut plus = pair[0];
-                plus.wins += pair[1].losses;
-                plus.losses += pair[1].wins;
-                plus.draws += pair[1].draws;
-                plus.failed += pair[1].failed;
-                total.add(&plus);
-                out.push(net(&pair[0]) - net(&pair[1]));
-            }
-            Ok(out)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
-
     use super::*;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        args: SpsaArgs,
-    }
+    use crate::fitness::setup::tests::tuner_args;
 
     fn args(out: &std::path::Path, extra: &[&str]) -> SpsaArgs {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut argv = vec![
-            "spsa".to_string(),
-            "--params".into(),
-            root.join("params/eval.toml").display().to_string(),
-            "--out".into(),
-            out.display().to_string(),
-            "--quiet".into(),
-        ];
-        argv.extend(extra.iter().map(|s| s.to_string()));
-        Cli::parse_from(argv).args
+        tuner_args(out, extra)
     }
 
     #[test]
@@ -356,7 +277,7 @@ mod tests {
         );
         let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
         let state = optimise(&a, &setup, 200, None).unwrap();
-        let Fitness::Texel(t) = &setup.fitness else { panic!("texel") };
+        let t = setup.fitness.exact().expect("the Texel loss");
         assert!(t.loss(&state.spsa.theta) < t.loss(&setup.space.starts()));
         std::fs::remove_dir_all(&dir).ok();
     }

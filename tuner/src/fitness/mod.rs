@@ -1,9 +1,28 @@
 //! Fitness sources of the black-box tuners, one file each: the Texel loss over a dataset
 //! (`texel.rs`), games of our engine in this process (`selfplay.rs`), and any program following
-//! CLOP's connection-script contract (`command.rs`). A tuner asks for a loss or for games; what a
-//! fitness cannot give is a clear error before the run starts.
+//! CLOP's connection-script contract (`command.rs`).
+//!
+//! # The seam
+//! A tuner never asks which fitness it has. It asks one of three questions of the [`Fitness`]
+//! trait, the one its algorithm needs:
+//! - [`Fitness::rank`]: a score for every member of a population, higher is better (PBIL; a
+//!   batch of a Bayesian optimiser);
+//! - [`Fitness::compare`]: a signed result of one candidate against another (SPSA's plus
+//!   against minus);
+//! - [`Fitness::outcomes`]: single game results of candidates against the reference (CLOP fits
+//!   a win-rate model to them).
+//!
+//! A fitness that is an exact loss (Texel) also offers [`Fitness::exact`], so a tuner can keep
+//! the best point it has seen and log training and validation losses; one that plays games says
+//! so by [`Fitness::plays_games`], and the games each answer cost come back with the answer.
+//!
+//! Every fitness that plays games implements the smaller [`GameFitness`] (play these trials) and
+//! gets the three answers from `games.rs`, written once; a new game source (another engine, a
+//! cluster) is then one file. A question a fitness cannot answer (game outcomes of a loss) is an
+//! error the command raises before its first step, from [`Fitness::plays_games`].
 
 pub mod command;
+pub mod games;
 pub mod selfplay;
 pub mod setup;
 pub mod texel;
@@ -71,7 +90,8 @@ pub struct Trial {
     pub games: u32,
 }
 
-/// A fitness measured by games.
+/// A fitness measured by games: what a game source implements; `games.rs` turns it into a
+/// [`Fitness`].
 pub trait GameFitness: Sync {
     /// What it plays, for the log.
     fn describe(&self) -> String;
@@ -94,18 +114,59 @@ pub trait GameFitness: Sync {
     ) -> Result<Vec<Games>>;
 }
 
-/// Where a tuner's scores come from.
-pub enum Fitness {
-    Texel(Box<texel::TexelFitness>),
-    Games(Box<dyn GameFitness>),
+/// One candidate's score in a ranking: higher is better (minus the loss, or the points per
+/// game), and the games it cost (none for a loss).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scored {
+    pub fitness: f64,
+    pub games: Games,
 }
 
-impl Fitness {
-    pub fn describe(&self) -> String {
-        match self {
-            Fitness::Texel(t) => t.describe(),
-            Fitness::Games(g) => g.describe(),
-        }
+/// One comparison of a candidate (plus) with another (minus): the result in game points from
+/// the plus side (wins minus losses over the pair's games, or ±2 for a loss as if the side with
+/// the lower loss had won a pair), and the games it cost, from the plus side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Compared {
+    pub result: f64,
+    pub games: Games,
+}
+
+/// A fitness that is a deterministic loss over any point: what a tuner may ask of it besides the
+/// seam's three questions.
+pub trait ExactLoss {
+    /// The objective, lower is better.
+    fn loss(&self, x: &[f64]) -> f64;
+    /// The loss on held-out data, without regularisation (NaN when there is none).
+    fn valid_loss(&self, x: &[f64]) -> f64;
+}
+
+/// Where a tuner's scores come from; see the module docs for the questions a tuner may ask.
+pub trait Fitness: Sync {
+    /// What it measures, for the log and result.json.
+    fn describe(&self) -> String;
+    /// Whether answers cost games (and so whether game outcomes can be asked for at all).
+    fn plays_games(&self) -> bool;
+    /// How many games a request for `games` really costs (self-play rounds up to pairs).
+    fn games_per_trial(&self, games: u32) -> u32 {
+        games
+    }
+    /// A score for every candidate (higher is better); a game fitness plays `games_each` games of
+    /// each against the reference. `seed` fixes openings, so the same seed gives the same answer;
+    /// raising `stop` ends the call with an error.
+    fn rank(
+        &self,
+        candidates: &[Vec<f64>],
+        games_each: u32,
+        seed: u64,
+        stop: &AtomicBool,
+    ) -> Result<Vec<Scored>>;
+    /// The result of each pair's first candidate against its second.
+    fn compare(&self, pairs: &[(Vec<f64>, Vec<f64>)], seed: u64, stop: &AtomicBool) -> Result<Vec<Compared>>;
+    /// One game of each candidate against the reference, its result from the candidate's side.
+    fn outcomes(&self, candidates: &[Vec<f64>], seed: u64, stop: &AtomicBool) -> Result<Vec<Games>>;
+    /// The loss itself, when the fitness is one.
+    fn exact(&self) -> Option<&dyn ExactLoss> {
+        None
     }
 }
 

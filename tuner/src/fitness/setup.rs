@@ -12,7 +12,7 @@ use whetstone::search::SearchParams;
 use crate::fitness::command::CommandFitness;
 use crate::fitness::selfplay::SelfPlay;
 use crate::fitness::texel::TexelFitness;
-use crate::fitness::{Fitness, GameFitness};
+use crate::fitness::Fitness;
 use crate::optim::space::Space;
 use crate::play::args::PlayArgs;
 use crate::play::limit::MoveLimit;
@@ -101,7 +101,7 @@ pub struct Setup {
     pub space: Space,
     pub eval: ParamSet,
     pub search: ParamSet,
-    pub fitness: Fitness,
+    pub fitness: Box<dyn Fitness>,
     pub run: RunDir,
     /// Whether the space came from the params files (so the result is written back as params).
     pub from_params: bool,
@@ -153,7 +153,7 @@ impl TuneArgs {
             }
         }
         let mut frozen = Vec::new();
-        let fitness = match kind {
+        let fitness: Box<dyn Fitness> = match kind {
             FitnessKind::Texel => {
                 let mut texel = TexelFitness::load(
                     &eval,
@@ -170,16 +170,14 @@ impl TuneArgs {
                 }
                 space = covered;
                 frozen = rare;
-                Fitness::Texel(Box::new(texel))
+                Box::new(texel)
             }
-            FitnessKind::Selfplay => Fitness::Games(Box::new(self.selfplay(&space, &eval, &search)?)),
+            FitnessKind::Selfplay => Box::new(self.selfplay(&space, &eval, &search)?),
             FitnessKind::Command => {
                 let Some(command) = &self.command else {
                     bail!("--fitness command needs --command 'PROGRAM ARGS...'")
                 };
-                let fitness =
-                    CommandFitness::new(command, space.clone(), self.play.concurrency(), self.retries)?;
-                Fitness::Games(Box::new(fitness) as Box<dyn GameFitness>)
+                Box::new(CommandFitness::new(command, space.clone(), self.play.concurrency(), self.retries)?)
             }
         };
         let run = RunDir::create(&self.out(tool))?;
@@ -250,24 +248,31 @@ pub(crate) mod tests {
 
     use super::*;
 
+    /// Any command's arguments on their own, as clap parses them under `tune`.
     #[derive(Parser)]
-    struct Cli {
+    struct Cli<T: clap::Args> {
         #[command(flatten)]
-        args: TuneArgs,
+        args: T,
     }
 
-    fn setup_error(extra: &[&str], kind: FitnessKind) -> String {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let dir = std::env::temp_dir().join(format!("whetstone-bad-{}", std::process::id()));
+    /// A tuner's arguments for a test: `--params params/eval.toml --out OUT --quiet`, then `extra`.
+    pub fn tuner_args<T: clap::Args>(out: &std::path::Path, extra: &[&str]) -> T {
+        let params = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
         let mut argv = vec![
             "tune".to_string(),
             "--params".into(),
-            root.join("params/eval.toml").display().to_string(),
+            params.display().to_string(),
             "--out".into(),
-            dir.display().to_string(),
+            out.display().to_string(),
+            "--quiet".into(),
         ];
         argv.extend(extra.iter().map(|s| s.to_string()));
-        match Cli::parse_from(argv).args.setup("test", kind) {
+        Cli::<T>::parse_from(argv).args
+    }
+
+    fn setup_error(extra: &[&str], kind: FitnessKind) -> String {
+        let dir = std::env::temp_dir().join(format!("whetstone-bad-{}", std::process::id()));
+        match tuner_args::<TuneArgs>(&dir, extra).setup("test", kind) {
             Ok(_) => panic!("{extra:?} was accepted"),
             Err(e) => format!("{e:#}"),
         }

@@ -7,9 +7,12 @@
 //! seen in too few positions are not tuned (`covered`).
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 use anyhow::{bail, Result};
 use whetstone::params::ParamSet;
+
+use super::{Compared, ExactLoss, Fitness, Games, Scored};
 
 use crate::model::{load_traces, split, Data};
 use crate::model::{Layout, Model};
@@ -88,7 +91,7 @@ impl TexelFitness {
         (self.space.clone(), frozen.collect())
     }
 
-    pub fn describe(&self) -> String {
+    fn describe_data(&self) -> String {
         format!(
             "Texel loss (L2 {}) over {} ({} training, {} validation positions, K = {:.4})",
             self.l2,
@@ -110,7 +113,7 @@ impl TexelFitness {
     }
 
     /// The objective: training error plus the L2 pull toward the start (lower is better).
-    pub fn loss(&self, x: &[f64]) -> f64 {
+    pub fn training_loss(&self, x: &[f64]) -> f64 {
         let error = Model { layout: &self.layout, store: &self.data.train }.loss(&self.weights(x), self.k);
         let pull: f64 = self
             .space
@@ -123,15 +126,75 @@ impl TexelFitness {
     }
 
     /// Validation error, without the L2 term (NaN without validation positions).
-    pub fn valid_loss(&self, x: &[f64]) -> f64 {
+    pub fn validation_loss(&self, x: &[f64]) -> f64 {
         if self.data.valid.is_empty() {
             return f64::NAN;
         }
         Model { layout: &self.layout, store: &self.data.valid }.loss(&self.weights(x), self.k)
     }
+}
 
-    /// Losses of a population: each loss already spreads its positions over every core.
-    pub fn losses(&self, xs: &[Vec<f64>]) -> Vec<f64> {
-        xs.iter().map(|x| self.loss(x)).collect()
+impl ExactLoss for TexelFitness {
+    fn loss(&self, x: &[f64]) -> f64 {
+        self.training_loss(x)
+    }
+
+    fn valid_loss(&self, x: &[f64]) -> f64 {
+        self.validation_loss(x)
+    }
+}
+
+impl Fitness for TexelFitness {
+    fn describe(&self) -> String {
+        self.describe_data()
+    }
+
+    fn plays_games(&self) -> bool {
+        false
+    }
+
+    /// Minus each loss; one at a time, because each loss already spreads its positions over
+    /// every core.
+    fn rank(
+        &self,
+        candidates: &[Vec<f64>],
+        _games: u32,
+        _seed: u64,
+        _stop: &AtomicBool,
+    ) -> Result<Vec<Scored>> {
+        Ok(candidates
+            .iter()
+            .map(|x| Scored { fitness: -self.training_loss(x), games: Games::default() })
+            .collect())
+    }
+
+    /// As if the side with the lower loss had won a game pair (±2; 0 on a tie), the scale of a
+    /// game-pair result, so SPSA's gains mean the same with either fitness.
+    fn compare(
+        &self,
+        pairs: &[(Vec<f64>, Vec<f64>)],
+        _seed: u64,
+        _stop: &AtomicBool,
+    ) -> Result<Vec<Compared>> {
+        Ok(pairs
+            .iter()
+            .map(|(plus, minus)| {
+                let (plus, minus) = (self.training_loss(plus), self.training_loss(minus));
+                let result = match plus.total_cmp(&minus) {
+                    std::cmp::Ordering::Less => 2.0,
+                    std::cmp::Ordering::Greater => -2.0,
+                    std::cmp::Ordering::Equal => 0.0,
+                };
+                Compared { result, games: Games::default() }
+            })
+            .collect())
+    }
+
+    fn outcomes(&self, _candidates: &[Vec<f64>], _seed: u64, _stop: &AtomicBool) -> Result<Vec<Games>> {
+        bail!("the Texel loss plays no games: use --fitness selfplay or --fitness command")
+    }
+
+    fn exact(&self) -> Option<&dyn ExactLoss> {
+        Some(self)
     }
 }

@@ -1,0 +1,173 @@
+//! The seam's three questions answered by games, once for every game source: a ranking is each
+//! candidate's points per game against the reference, a comparison is a duel when the source
+//! can set two candidates against each other (or both against the reference when it cannot),
+//! and outcomes are single games against the reference.
+
+use std::sync::atomic::AtomicBool;
+
+use anyhow::Result;
+
+use super::{Compared, Fitness, GameFitness, Games, Scored, Trial};
+
+impl<G: GameFitness> Fitness for G {
+    fn describe(&self) -> String {
+        GameFitness::describe(self)
+    }
+
+    fn plays_games(&self) -> bool {
+        true
+    }
+
+    fn games_per_trial(&self, games: u32) -> u32 {
+        GameFitness::games_per_trial(self, games)
+    }
+
+    fn rank(
+        &self,
+        candidates: &[Vec<f64>],
+        games_each: u32,
+        seed: u64,
+        stop: &AtomicBool,
+    ) -> Result<Vec<Scored>> {
+        let trials: Vec<Trial> = candidates
+            .iter()
+            .map(|x| Trial { candidate: x.clone(), opponent: None, games: games_each })
+            .collect();
+        let results = self.play(&trials, seed, stop, &mut |_| {})?;
+        Ok(results.into_iter().map(|games| Scored { fitness: games.score(), games }).collect())
+    }
+
+    fn compare(&self, pairs: &[(Vec<f64>, Vec<f64>)], seed: u64, stop: &AtomicBool) -> Result<Vec<Compared>> {
+        let net = |g: &Games| g.wins as f64 - g.losses as f64;
+        if self.duels() {
+            let trials: Vec<Trial> = pairs
+                .iter()
+                .map(|(plus, minus)| Trial {
+                    candidate: plus.clone(),
+                    opponent: Some(minus.clone()),
+                    games: 2,
+                })
+                .collect();
+            let results = self.play(&trials, seed, stop, &mut |_| {})?;
+            return Ok(results.into_iter().map(|games| Compared { result: net(&games), games }).collect());
+        }
+        // Both sides against the reference: the plus side's games, and the minus side's seen
+        // from the plus side (its wins are the plus side's losses).
+        let trials: Vec<Trial> = pairs
+            .iter()
+            .flat_map(|(plus, minus)| {
+                [plus, minus].map(|x| Trial { candidate: x.clone(), opponent: None, games: 1 })
+            })
+            .collect();
+        let results = self.play(&trials, seed, stop, &mut |_| {})?;
+        Ok(results
+            .chunks(2)
+            .map(|pair| {
+                let (plus, minus) = (pair[0], pair[1]);
+                let games = Games {
+                    wins: plus.wins + minus.losses,
+                    losses: plus.losses + minus.wins,
+                    draws: plus.draws + minus.draws,
+                    failed: plus.failed + minus.failed,
+                };
+                Compared { result: net(&plus) - net(&minus), games }
+            })
+            .collect())
+    }
+
+    fn outcomes(&self, candidates: &[Vec<f64>], seed: u64, stop: &AtomicBool) -> Result<Vec<Games>> {
+        let trials: Vec<Trial> =
+            candidates.iter().map(|x| Trial { candidate: x.clone(), opponent: None, games: 1 }).collect();
+        self.play(&trials, seed, stop, &mut |_| {})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// A game source whose candidates win when their first value is larger than the
+    /// opponent's (the reference is 0), and that records what it was asked to play.
+    struct Judge {
+        duels: bool,
+        asked: Mutex<Vec<Trial>>,
+    }
+
+    impl GameFitness for Judge {
+        fn describe(&self) -> String {
+            "judge".into()
+        }
+        fn duels(&self) -> bool {
+            self.duels
+        }
+        fn play(
+            &self,
+            trials: &[Trial],
+            _seed: u64,
+            _stop: &AtomicBool,
+            _on_games: &mut dyn FnMut(u64),
+        ) -> Result<Vec<Games>> {
+            self.asked.lock().unwrap().extend(trials.iter().cloned());
+            Ok(trials
+                .iter()
+                .map(|t| {
+                    let other = t.opponent.as_ref().map_or(0.0, |o| o[0]);
+                    let mut g = Games::default();
+                    for _ in 0..t.games {
+                        g.record(match t.candidate[0].total_cmp(&other) {
+                            std::cmp::Ordering::Greater => crate::play::stats::GameScore::Win,
+                            std::cmp::Ordering::Less => crate::play::stats::GameScore::Loss,
+                            std::cmp::Ordering::Equal => crate::play::stats::GameScore::Draw,
+                        });
+                    }
+                    g
+                })
+                .collect())
+        }
+    }
+
+    fn judge(duels: bool) -> Judge {
+        Judge { duels, asked: Mutex::new(Vec::new()) }
+    }
+
+    #[test]
+    fn a_ranking_scores_each_candidate_by_its_games_against_the_reference() {
+        let j = judge(true);
+        let scored = j.rank(&[vec![1.0], vec![-1.0], vec![0.0]], 4, 0, &AtomicBool::new(false)).unwrap();
+        assert_eq!(scored.iter().map(|s| s.fitness).collect::<Vec<_>>(), [1.0, 0.0, 0.5]);
+        assert_eq!(scored[0].games.wins, 4);
+        assert!(j.asked.lock().unwrap().iter().all(|t| t.opponent.is_none() && t.games == 4));
+    }
+
+    #[test]
+    fn a_comparison_is_a_duel_when_the_source_can_set_one() {
+        let j = judge(true);
+        let c = j.compare(&[(vec![2.0], vec![1.0])], 0, &AtomicBool::new(false)).unwrap();
+        assert_eq!(c[0].result, 2.0);
+        assert_eq!((c[0].games.wins, c[0].games.losses), (2, 0));
+        assert_eq!(j.asked.lock().unwrap()[0].opponent, Some(vec![1.0]));
+    }
+
+    #[test]
+    fn without_duels_both_sides_play_the_reference_and_the_minus_side_counts_against() {
+        let j = judge(false);
+        // Plus beats the reference, minus loses to it: +1 - (-1) = 2, two wins for plus.
+        let c = j.compare(&[(vec![1.0], vec![-1.0])], 0, &AtomicBool::new(false)).unwrap();
+        assert_eq!(c[0].result, 2.0);
+        assert_eq!((c[0].games.wins, c[0].games.losses, c[0].games.draws), (2, 0, 0));
+        assert_eq!(j.asked.lock().unwrap().len(), 2);
+        let even = j.compare(&[(vec![1.0], vec![1.0])], 0, &AtomicBool::new(false)).unwrap();
+        assert_eq!(even[0].result, 0.0);
+        assert_eq!((even[0].games.wins, even[0].games.losses), (1, 1));
+    }
+
+    #[test]
+    fn outcomes_are_single_games_against_the_reference() {
+        let j = judge(true);
+        let o = j.outcomes(&[vec![1.0], vec![-3.0]], 0, &AtomicBool::new(false)).unwrap();
+        assert_eq!((o[0].wins, o[1].losses, o[0].played() + o[1].played()), (1, 1, 2));
+        assert!(j.plays_games() && j.exact().is_none());
+    }
+}
