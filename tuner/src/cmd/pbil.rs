@@ -202,9 +202,9 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
     while state.generation < generations && !state.converged {
         let started = Instant::now();
         let mut rng = ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, state.generation as u64));
-        let population: Vec<Vec<bool>> =
-            (0..state.pbil.settings.population).map(|_| state.pbil.sample(&mut rng)).collect();
-        let values: Vec<Vec<f64>> = population.iter().map(|bits| state.pbil.decode(bits)).collect();
+        let population = state.pbil.sample_population(state.pbil.settings.population, &mut rng);
+        let values: Vec<Vec<f64>> =
+            population.rows().into_iter().map(|bits| state.pbil.decode(bits)).collect();
         let mut entry = PbilLog {
             generation: state.generation + 1,
             best_loss: f64::NAN,
@@ -252,7 +252,7 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
             entry.mean_score = all.score();
             entry.mean_elo = elo_from_score(all.score().clamp(1e-3, 1.0 - 1e-3));
         }
-        state.pbil.learn(&population[best], &population[worst], &mut rng);
+        state.pbil.learn(population.row(best), population.row(worst), &mut rng);
         entry.recentred = state.pbil.recentre(0.05);
         state.generation += 1;
         entry.entropy = state.pbil.entropy();

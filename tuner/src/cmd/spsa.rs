@@ -111,14 +111,14 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         "plus_losses": state.games.losses,
         "draws": state.games.draws,
         "failed_games": state.games.failed,
-        "theta": state.spsa.theta,
+        "theta": state.spsa.values(),
     });
     if let Some(exact) = setup.fitness.exact() {
         extra["start_loss"] = exact.loss(&setup.space.starts()).into();
-        extra["loss"] = exact.loss(&state.spsa.theta).into();
+        extra["loss"] = exact.loss(state.spsa.values()).into();
     }
     setup.run.write_meta("spsa", args, args.common.resume, Some(extra.clone()))?;
-    crate::export::finish_tuning(&setup, &state.spsa.theta, state.games.played(), extra)
+    crate::export::finish_tuning(&setup, state.spsa.values(), state.games.played(), extra)
 }
 
 /// --import-openbench: OpenBench's final values into the params files.
@@ -191,7 +191,7 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
             state.games.add(&c.games);
         }
         let (loss, valid_loss) = match setup.fitness.exact() {
-            Some(exact) => (exact.loss(&state.spsa.theta), exact.valid_loss(&state.spsa.theta)),
+            Some(exact) => (exact.loss(state.spsa.values()), exact.valid_loss(state.spsa.values())),
             None => (f64::NAN, f64::NAN),
         };
         state.log.push(SpsaLog {
@@ -211,7 +211,7 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
             format!("loss {loss:.6}")
         });
         let step = state.spsa.iteration as usize;
-        steps.end(&state.log, step, &state.spsa.theta, &state)?;
+        steps.end(&state.log, step, state.spsa.values(), &state)?;
     }
     steps.finish();
     Ok(state)
@@ -246,7 +246,7 @@ mod tests {
         let trajectory = |d: &str| std::fs::read_to_string(dir.join(d).join("trajectory.csv")).unwrap();
         assert_eq!(trajectory("a"), trajectory("b"));
         // Export the space with theta, import it into the params.
-        let lines = setup.space.to_openbench(&straight.spsa.theta);
+        let lines = setup.space.to_openbench(straight.spsa.values());
         std::fs::write(dir.join("ob.txt"), &lines).unwrap();
         let import_args = args(&dir.join("c"), &["--import-openbench", dir.join("ob.txt").to_str().unwrap()]);
         run(&import_args).unwrap();
@@ -254,7 +254,7 @@ mod tests {
         let names = whetstone::uci::option_names(&tuned);
         let tempo = names.iter().position(|n| n == "tempo_mg").unwrap();
         let dim = setup.space.names().iter().position(|n| n == "tempo_mg").unwrap();
-        assert_eq!(tuned.values()[tempo] as f64, setup.space.playable(&straight.spsa.theta)[dim]);
+        assert_eq!(tuned.values()[tempo] as f64, setup.space.playable(straight.spsa.values())[dim]);
         std::fs::remove_dir_all(&dir).ok();
     }
 
@@ -278,7 +278,7 @@ mod tests {
         let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
         let state = optimise(&a, &setup, 200, None).unwrap();
         let t = setup.fitness.exact().expect("the Texel loss");
-        assert!(t.loss(&state.spsa.theta) < t.loss(&setup.space.starts()));
+        assert!(t.loss(state.spsa.values()) < t.loss(&setup.space.starts()));
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -24,7 +24,9 @@
 use std::collections::HashMap;
 
 use nalgebra::{DMatrix, DVector};
+use ndarray::{Array1, Array2, Axis, Zip};
 use rand::Rng;
+use rand_distr::{Distribution, Uniform};
 use serde::{Deserialize, Serialize};
 
 /// Result of one game, from the tuned side's point of view.
@@ -258,69 +260,66 @@ fn fit_regression(
 ) -> Option<Fit> {
     let dims = points.first()?.x.len();
     let p = coefficient_count(dims, correlations);
-    // Design matrix rows and per-point (win-like, loss-like) weighted counts.
-    let mut design = Vec::with_capacity(points.len() * p);
+    // The design matrix (one row of monomials per point) and per-point (win-like, loss-like)
+    // weighted counts; points that weigh nothing are left out.
+    let mut rows = Vec::with_capacity(points.len() * p);
     let mut mono = Vec::with_capacity(p);
-    let mut ab = Vec::with_capacity(points.len());
+    let (mut a, mut b) = (Vec::with_capacity(points.len()), Vec::with_capacity(points.len()));
     for (point, &w) in points.iter().zip(weights) {
-        monomials(&point.x, correlations, &mut mono);
-        design.extend_from_slice(&mono);
         let [l, dr, wi] = point.counts;
-        ab.push((w * (wi + dr) as f64, w * (l + dr) as f64));
-    }
-    let d = draw_rating;
-    let objective = |theta: &DVector<f64>| -> f64 {
-        let mut total = -0.5 * prior_strength * theta.norm_squared();
-        for (row, &(a, b)) in design.chunks_exact(p).zip(&ab) {
-            if a == 0.0 && b == 0.0 {
-                continue;
-            }
-            let q: f64 = row.iter().zip(theta.iter()).map(|(m, t)| m * t).sum();
-            total += a * log_sigmoid(q - d) + b * log_sigmoid(-q - d);
+        let (wins_like, losses_like) = (w * (wi + dr) as f64, w * (l + dr) as f64);
+        if wins_like == 0.0 && losses_like == 0.0 {
+            continue;
         }
-        total
+        monomials(&point.x, correlations, &mut mono);
+        rows.extend_from_slice(&mono);
+        a.push(wins_like);
+        b.push(losses_like);
+    }
+    let design = Array2::from_shape_vec((a.len(), p), rows).expect("p monomials per row");
+    let (a, b) = (Array1::from(a), Array1::from(b));
+    let d = draw_rating;
+    let log_posterior = |theta: &Array1<f64>| -> f64 {
+        let q = design.dot(theta);
+        let likelihood: f64 = Zip::from(&q)
+            .and(&a)
+            .and(&b)
+            .fold(0.0, |sum, &q, &a, &b| sum + a * log_sigmoid(q - d) + b * log_sigmoid(-q - d));
+        likelihood - 0.5 * prior_strength * theta.dot(theta)
+    };
+    // The negative Hessian of the log posterior: Xᵀ diag(h) X + λI, h the curvature per point.
+    let curvature = |q: &Array1<f64>| -> Array1<f64> {
+        Zip::from(q).and(&a).and(&b).map_collect(|&q, &a, &b| {
+            let (sw, sl) = (sigmoid(q - d), sigmoid(-q - d));
+            a * sw * (1.0 - sw) + b * sl * (1.0 - sl)
+        })
+    };
+    let negative_hessian = |q: &Array1<f64>| -> DMatrix<f64> {
+        let weighted = &design * &curvature(q).insert_axis(Axis(1));
+        let h = design.t().dot(&weighted) + Array2::<f64>::eye(p) * prior_strength;
+        DMatrix::from_row_iterator(p, p, h.iter().copied())
     };
     let mut theta = match start {
-        Some(s) if s.len() == p => DVector::from_column_slice(s),
-        _ => DVector::zeros(p),
+        Some(s) if s.len() == p => Array1::from(s.to_vec()),
+        _ => Array1::zeros(p),
     };
-    let mut value = objective(&theta);
-    let mut hessian = DMatrix::zeros(p, p);
+    let mut value = log_posterior(&theta);
     for _ in 0..100 {
-        let mut gradient = -prior_strength * &theta;
-        hessian.fill(0.0);
-        hessian.fill_diagonal(prior_strength);
-        for (row, &(a, b)) in design.chunks_exact(p).zip(&ab) {
-            if a == 0.0 && b == 0.0 {
-                continue;
-            }
-            let q: f64 = row.iter().zip(theta.iter()).map(|(m, t)| m * t).sum();
-            let sw = sigmoid(q - d);
-            let sl = sigmoid(-q - d);
-            let g = a * (1.0 - sw) - b * (1.0 - sl);
-            let h = a * sw * (1.0 - sw) + b * sl * (1.0 - sl);
-            for i in 0..p {
-                gradient[i] += g * row[i];
-                let hi = h * row[i];
-                for j in 0..=i {
-                    hessian[(i, j)] += hi * row[j];
-                }
-            }
-        }
-        for i in 0..p {
-            for j in 0..i {
-                hessian[(j, i)] = hessian[(i, j)];
-            }
-        }
-        let chol = hessian.clone().cholesky()?;
-        let step = chol.solve(&gradient);
+        let q = design.dot(&theta);
+        let slope = Zip::from(&q)
+            .and(&a)
+            .and(&b)
+            .map_collect(|&q, &a, &b| a * (1.0 - sigmoid(q - d)) - b * (1.0 - sigmoid(-q - d)));
+        let gradient = design.t().dot(&slope) - &theta * prior_strength;
+        let step = negative_hessian(&q).cholesky()?.solve(&DVector::from_column_slice(gradient.as_slice()?));
+        let step = Array1::from(step.as_slice().to_vec());
         // Backtracking: the Newton step of a concave function may overshoot far from
         // the optimum (near-separable data early on).
         let mut scale = 1.0;
         let mut improved = false;
         for _ in 0..30 {
-            let candidate = &theta + scale * &step;
-            let candidate_value = objective(&candidate);
+            let candidate = &theta + &(&step * scale);
+            let candidate_value = log_posterior(&candidate);
             if candidate_value.is_finite() && candidate_value >= value {
                 theta = candidate;
                 let gain = candidate_value - value;
@@ -330,29 +329,13 @@ fn fit_regression(
             }
             scale *= 0.5;
         }
-        if !improved || scale * step.norm() < 1e-10 {
+        if !improved || scale * step.dot(&step).sqrt() < 1e-10 {
             break;
         }
     }
-    // Covariance at the optimum (recompute the Hessian there).
-    hessian.fill(0.0);
-    hessian.fill_diagonal(prior_strength);
-    for (row, &(a, b)) in design.chunks_exact(p).zip(&ab) {
-        let q: f64 = row.iter().zip(theta.iter()).map(|(m, t)| m * t).sum();
-        let sw = sigmoid(q - d);
-        let sl = sigmoid(-q - d);
-        let h = a * sw * (1.0 - sw) + b * sl * (1.0 - sl);
-        for i in 0..p {
-            for j in 0..p {
-                hessian[(i, j)] += h * row[i] * row[j];
-            }
-        }
-    }
-    let covariance = hessian.cholesky()?.inverse();
-    Some(Fit {
-        coefficients: theta.iter().copied().collect(),
-        covariance: covariance.transpose().iter().copied().collect(),
-    })
+    // Covariance at the optimum: the inverse of the negative Hessian there.
+    let covariance = negative_hessian(&design.dot(&theta)).cholesky()?.inverse();
+    Some(Fit { coefficients: theta.to_vec(), covariance: covariance.transpose().iter().copied().collect() })
 }
 
 /// Expected score `P(win) + P(draw) / 2` for strength `q`.
@@ -442,19 +425,21 @@ impl Clop {
         }
         // Metropolis-within-Gibbs on the density proportional to w(x), started from the
         // previous point: each step redraws one coordinate uniformly in [-1, 1].
+        let coordinate = Uniform::new_inclusive(-1.0, 1.0).expect("a finite interval");
+        let dimension = Uniform::new(0, self.dims).expect("at least one dimension");
+        let acceptance = Uniform::new(0.0, 1.0).expect("a finite interval");
         let mut x = match &self.last_issued {
             Some(last) => last.clone(),
-            None => (0..self.dims).map(|_| rng.random_range(-1.0..=1.0)).collect(),
+            None => coordinate.sample_iter(&mut *rng).take(self.dims).collect(),
         };
         if !self.weightings.is_empty() {
             let mut current = self.log_weight(&x);
             for _ in 0..self.settings.mcmc_steps_per_dim * self.dims {
-                let i = rng.random_range(0..self.dims);
+                let i = dimension.sample(rng);
                 let old = x[i];
-                x[i] = rng.random_range(-1.0..=1.0);
+                x[i] = coordinate.sample(rng);
                 let proposed = self.log_weight(&x);
-                let u: f64 = rng.random();
-                if u < (proposed - current).exp() {
+                if acceptance.sample(rng) < (proposed - current).exp() {
                     current = proposed;
                 } else {
                     x[i] = old;
@@ -463,7 +448,7 @@ impl Clop {
         } else if self.last_issued.is_some() {
             // Uniform weights: an independent uniform draw.
             for v in x.iter_mut() {
-                *v = rng.random_range(-1.0..=1.0);
+                *v = coordinate.sample(rng);
             }
         }
         self.last_issued = Some(x.clone());

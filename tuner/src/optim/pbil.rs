@@ -15,7 +15,9 @@
 //! moves to a value's estimate once that value's bits have decided. Over the whole range
 //! (`window` None) the loss of 1,060 evaluation values only rose.
 
+use ndarray::{Array1, Array2, ArrayView1, Zip};
 use rand::Rng;
+use rand_distr::{Bernoulli, Distribution};
 use serde::{Deserialize, Serialize};
 
 use super::space::Space;
@@ -115,15 +117,21 @@ pub struct Pbil {
     pub settings: PbilSettings,
     codes: Vec<Code>,
     /// Probability of a one, per bit, value after value (most significant bit first).
-    pub probabilities: Vec<f64>,
+    pub probabilities: Array1<f64>,
+}
+
+/// A bit drawn as 1 with probability `p`: one 64-bit draw, so a seeded stream gives the same
+/// bits as comparing a uniform draw with `p`.
+fn bit(p: f64, rng: &mut impl Rng) -> bool {
+    Bernoulli::new(p.clamp(0.0, 1.0)).expect("a clamped probability").sample(rng)
 }
 
 impl Pbil {
     pub fn new(space: &Space, settings: PbilSettings) -> Pbil {
         let codes: Vec<Code> =
             space.dims.iter().map(|d| Code::new(d.min, d.max, d.integer, d.start, settings.window)).collect();
-        let mut pbil = Pbil { settings, codes, probabilities: Vec::new() };
-        pbil.probabilities = vec![0.5; pbil.codes.iter().map(|c| c.bits as usize).sum()];
+        let bits: usize = codes.iter().map(|c| c.bits as usize).sum();
+        let mut pbil = Pbil { settings, codes, probabilities: Array1::from_elem(bits, 0.5) };
         for (i, d) in space.dims.iter().enumerate() {
             pbil.lean_toward(i, d.start);
         }
@@ -157,9 +165,8 @@ impl Pbil {
             if !code.integer {
                 continue;
             }
-            let decided = self.probabilities[at..at + code.bits as usize]
-                .iter()
-                .all(|&p| p < margin || p > 1.0 - margin);
+            let bits = self.probabilities.slice(ndarray::s![at..at + code.bits as usize]);
+            let decided = bits.iter().all(|&p| p < margin || p > 1.0 - margin);
             let centre = code.low + window as f64;
             if decided && value != centre {
                 self.codes[i].low = value - window as f64;
@@ -174,18 +181,20 @@ impl Pbil {
         self.probabilities.len()
     }
 
-    /// One individual's bits, drawn from the probabilities.
-    pub fn sample(&self, rng: &mut impl Rng) -> Vec<bool> {
-        self.probabilities.iter().map(|&p| rng.random::<f64>() < p).collect()
+    /// A population: one row of bits per individual, drawn from the probabilities (individual
+    /// after individual, bit after bit, so a seed always draws the same population).
+    pub fn sample_population(&self, individuals: usize, rng: &mut impl Rng) -> Array2<bool> {
+        Array2::from_shape_fn((individuals, self.bit_count()), |(_, b)| bit(self.probabilities[b], rng))
     }
 
     /// The values an individual's bits stand for.
-    pub fn decode(&self, bits: &[bool]) -> Vec<f64> {
+    pub fn decode(&self, bits: ArrayView1<bool>) -> Vec<f64> {
         let mut at = 0;
         self.codes
             .iter()
             .map(|code| {
-                let gray = bits[at..at + code.bits as usize].iter().fold(0u64, |w, &b| (w << 1) | b as u64);
+                let word = bits.slice(ndarray::s![at..at + code.bits as usize]);
+                let gray = word.iter().fold(0u64, |w, &b| (w << 1) | b as u64);
                 at += code.bits as usize;
                 code.value(from_gray(gray))
             })
@@ -194,22 +203,21 @@ impl Pbil {
 
     /// The most likely individual: each bit as its probability leans. This is the run's estimate.
     pub fn estimate(&self) -> Vec<f64> {
-        let bits: Vec<bool> = self.probabilities.iter().map(|&p| p >= 0.5).collect();
-        self.decode(&bits)
+        self.decode(self.probabilities.mapv(|p| p >= 0.5).view())
     }
 
     /// Moves the probabilities toward `best`, away from `worst` where they differ, then mutates.
-    pub fn learn(&mut self, best: &[bool], worst: &[bool], rng: &mut impl Rng) {
+    pub fn learn(&mut self, best: ArrayView1<bool>, worst: ArrayView1<bool>, rng: &mut impl Rng) {
         let s = &self.settings;
-        for ((p, &b), &w) in self.probabilities.iter_mut().zip(best).zip(worst) {
+        Zip::from(&mut self.probabilities).and(best).and(worst).for_each(|p, &b, &w| {
             let target = if b { 1.0 } else { 0.0 };
             *p = *p * (1.0 - s.learning_rate) + target * s.learning_rate;
             if b != w {
                 *p = *p * (1.0 - s.negative_learning_rate) + target * s.negative_learning_rate;
             }
-        }
+        });
         for p in &mut self.probabilities {
-            if rng.random::<f64>() < s.mutation_probability {
+            if bit(s.mutation_probability, rng) {
                 let target = if rng.random::<bool>() { 1.0 } else { 0.0 };
                 *p = *p * (1.0 - s.mutation_shift) + target * s.mutation_shift;
             }
@@ -263,12 +271,11 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let start_entropy = pbil.entropy();
         for _ in 0..300 {
-            let population: Vec<Vec<bool>> = (0..32).map(|_| pbil.sample(&mut rng)).collect();
-            let scores: Vec<f64> = population.iter().map(|b| f(&pbil.decode(b))).collect();
+            let population = pbil.sample_population(32, &mut rng);
+            let scores: Vec<f64> = population.rows().into_iter().map(|b| f(&pbil.decode(b))).collect();
             let best = (0..32).max_by(|&i, &j| scores[i].total_cmp(&scores[j])).unwrap();
             let worst = (0..32).min_by(|&i, &j| scores[i].total_cmp(&scores[j])).unwrap();
-            let (b, w) = (population[best].clone(), population[worst].clone());
-            pbil.learn(&b, &w, &mut rng);
+            pbil.learn(population.row(best), population.row(worst), &mut rng);
         }
         let x = pbil.estimate();
         assert!((x[0] - 23.0).abs() <= 2.0 && (x[1] + 17.0).abs() <= 2.0, "{x:?}");
