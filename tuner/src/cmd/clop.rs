@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
-use crate::optim::clop::{Clop, ClopSettings, Correlations, Outcome};
+use crate::optim::clop::{Clop, ClopSettings, Correlations};
 use crate::optim::clop_problems::{simple_regret, Problem};
-use crate::play::stats::{elo_from_score, GameScore};
+use crate::play::stats::elo_from_score;
 use crate::run::Steps;
 
 /// CLOP (Coulom, ACG 2011): a quadratic logistic regression of the game outcome over the
@@ -170,14 +170,7 @@ fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -
             .map_err(|e| steps.resumable(e, format!("{} samples", state.clop.samples())))?;
         for (u, games) in points.iter().zip(&results) {
             for score in games.outcomes() {
-                state.clop.record(
-                    u,
-                    match score {
-                        GameScore::Win => Outcome::Win,
-                        GameScore::Loss => Outcome::Loss,
-                        GameScore::Draw => Outcome::Draw,
-                    },
-                );
+                state.clop.record(u, score);
             }
             state.games.add(games);
         }

@@ -170,14 +170,14 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
 }
 
 /// The state at the end of optimisation.
-pub struct Outcome {
+pub struct Optimised {
     pub weights: Vec<f64>,
     pub k: f64,
     pub log: Vec<EpochLog>,
 }
 
 /// Runs (or resumes) the epochs; writes logs and checkpoints as it goes.
-pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize]) -> Result<Outcome> {
+pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize]) -> Result<Optimised> {
     let layout = Layout::new(set);
     let train = Model { layout: &layout, store: &data.train };
     let valid = Model { layout: &layout, store: &data.valid };
@@ -285,11 +285,11 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
     }
     steps.finish();
     eprintln!("{} epochs in {:.1} s", args.epochs, run_start.elapsed().as_secs_f64());
-    Ok(Outcome { weights: state.weights, k: state.k, log: state.log })
+    Ok(Optimised { weights: state.weights, k: state.k, log: state.log })
 }
 
 /// Tuned values rounded into the set, written as TOML and Rust, with the plot and summary.
-fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Outcome, frozen: &[&str]) -> Result<()> {
+fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Optimised, frozen: &[&str]) -> Result<()> {
     let layout = Layout::new(set);
     let train = Model { layout: &layout, store: &data.train };
     // The scale drift: a K refitted on the tuned values above the run's K means the tuned

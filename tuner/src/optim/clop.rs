@@ -29,13 +29,7 @@ use rand::Rng;
 use rand_distr::{Distribution, Uniform};
 use serde::{Deserialize, Serialize};
 
-/// Result of one game, from the tuned side's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Outcome {
-    Loss,
-    Draw,
-    Win,
-}
+use crate::play::stats::GameScore;
 
 /// Which quadratic terms the regression uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -459,7 +453,8 @@ impl Clop {
 
     /// Record the outcome of one game played at `x`. Points outside `[-1, 1]` are
     /// clamped; a wrong dimension or non-finite coordinate is ignored (no panic).
-    pub fn record(&mut self, x: &[f64], outcome: Outcome) {
+    /// `outcome` is the tuned side's result.
+    pub fn record(&mut self, x: &[f64], outcome: GameScore) {
         if x.len() != self.dims || x.iter().any(|v| !v.is_finite()) {
             return;
         }
@@ -468,9 +463,9 @@ impl Clop {
             self.index = self.points.iter().enumerate().map(|(i, p)| (key(&p.x), i)).collect();
         }
         let slot = match outcome {
-            Outcome::Loss => 0,
-            Outcome::Draw => 1,
-            Outcome::Win => 2,
+            GameScore::Loss => 0,
+            GameScore::Draw => 1,
+            GameScore::Win => 2,
         };
         let k = key(&x);
         let i = match self.index.get(&k) {
@@ -639,11 +634,11 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    fn outcome(rng: &mut ChaCha8Rng, p: f64) -> Outcome {
+    fn outcome(rng: &mut ChaCha8Rng, p: f64) -> GameScore {
         if rng.random::<f64>() < p {
-            Outcome::Win
+            GameScore::Win
         } else {
-            Outcome::Loss
+            GameScore::Loss
         }
     }
 
@@ -772,8 +767,8 @@ mod tests {
         let json = serde_json::to_string(&a).unwrap();
         let mut b: Clop = serde_json::from_str(&json).unwrap();
         let mut rng_b = rng.clone();
-        a.record(&pending, Outcome::Win);
-        b.record(&pending, Outcome::Win);
+        a.record(&pending, GameScore::Win);
+        b.record(&pending, GameScore::Win);
         for _ in 0..700 {
             let xa = a.sample(&mut rng);
             let xb = b.sample(&mut rng_b);
@@ -805,17 +800,17 @@ mod tests {
     #[test]
     fn invalid_input_is_harmless() {
         let mut clop = Clop::new(2, ClopSettings::default());
-        clop.record(&[0.0], Outcome::Win);
-        clop.record(&[f64::NAN, 0.0], Outcome::Win);
+        clop.record(&[0.0], GameScore::Win);
+        clop.record(&[f64::NAN, 0.0], GameScore::Win);
         assert_eq!(clop.samples(), 0);
         let e = clop.estimate();
         assert_eq!(e.mean, vec![0.0, 0.0]);
-        clop.record(&[5.0, -5.0], Outcome::Draw);
+        clop.record(&[5.0, -5.0], GameScore::Draw);
         assert_eq!(clop.samples(), 1);
         let mut zero = Clop::new(0, ClopSettings::default());
         let mut rng = ChaCha8Rng::seed_from_u64(8);
         assert!(zero.sample(&mut rng).is_empty());
-        zero.record(&[], Outcome::Win);
+        zero.record(&[], GameScore::Win);
         let _ = zero.estimate();
     }
 
@@ -826,7 +821,7 @@ mod tests {
         let mut last = 0;
         for i in 0..100_000 {
             let x = [(i % 7) as f64 / 7.0];
-            clop.record(&x, if i % 3 == 0 { Outcome::Win } else { Outcome::Loss });
+            clop.record(&x, if i % 3 == 0 { GameScore::Win } else { GameScore::Loss });
             if clop.next_refit != last {
                 refits += 1;
                 last = clop.next_refit;

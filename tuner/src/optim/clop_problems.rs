@@ -11,7 +11,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::clop::{Clop, ClopSettings, Outcome};
+use super::clop::{Clop, ClopSettings};
+use crate::play::stats::GameScore;
 
 /// A test problem. Names for the CLI in [`Problem::names`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,11 +177,11 @@ impl Problem {
     }
 
     /// Draw one game's outcome at `x`.
-    pub fn play(&self, x: &[f64], rng: &mut impl Rng) -> Outcome {
+    pub fn play(&self, x: &[f64], rng: &mut impl Rng) -> GameScore {
         if rng.random::<f64>() < self.win_probability(x) {
-            Outcome::Win
+            GameScore::Win
         } else {
-            Outcome::Loss
+            GameScore::Loss
         }
     }
 }
