@@ -1,5 +1,8 @@
-//! The evaluation's parameters: every weight declared once, in a TOML file such as
-//! `params/eval.toml`, and held here as a [`ParamSet`].
+//! The engine's parameters: every evaluation weight and search constant declared once, in a TOML
+//! file (`params/eval.toml`, `params/search.toml`), held here as a [`ParamSet`], and baked into the
+//! build as a generated module (`src/eval/baked.rs`, `src/search/baked.rs`) whose `idx` offsets the
+//! engine's code reads. A set reaches the engine only as a [`CheckedSet`] ([`EvalParamSet`],
+//! [`SearchParamSet`]), whose layout was checked against that module's when it was made.
 //!
 //! A term has a dotted name (`pst.knight`, `mobility.bishop`), a shape (scalar, list, per-piece,
 //! 64-square table), middle-game and end-game values (`phased = true`, keys `mg`/`eg`) or one value
@@ -17,13 +20,15 @@
 
 mod rust_module;
 mod toml_io;
+mod typed;
 
 use std::fmt;
 use std::path::Path;
 
 use thiserror::Error;
 
-pub use rust_module::to_rust_module;
+pub use rust_module::{to_rust_module, ModuleKind};
+pub use typed::{CheckedSet, EvalLayout, EvalParamSet, Layout, Reader, SearchLayout, SearchParamSet};
 
 /// How a term's elements are arranged.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -119,19 +124,21 @@ pub enum ParamsError {
     BadTerm { file: String, term: String, message: String },
     #[error("{file}: term '{term}' is declared twice")]
     Duplicate { file: String, term: String },
-    #[error("{file}: term '{term}' is not one the evaluation knows")]
-    Unknown { file: String, term: String },
-    #[error("{file}: term '{term}' is missing (the evaluation needs it)")]
-    Missing { file: String, term: String },
-    #[error("{file}: term '{term}' has {found} elements; the evaluation expects {expected}")]
-    WrongLength { file: String, term: String, expected: usize, found: usize },
+    #[error("{file}: term '{term}' is not one {reader} knows")]
+    Unknown { file: String, term: String, reader: &'static str },
+    #[error("{file}: term '{term}' is missing ({reader} needs it)")]
+    Missing { file: String, term: String, reader: &'static str },
+    #[error("{file}: term '{term}' has {found} elements; {reader} expects {expected}")]
+    WrongLength { file: String, term: String, reader: &'static str, expected: usize, found: usize },
     #[error("{file}: term '{term}'{element}: {value} is outside its bounds [{min}, {max}]")]
     OutOfBounds { file: String, term: String, element: String, value: i32, min: i32, max: i32 },
     #[error("bad selection '{pattern}': {message}")]
     BadGlob { pattern: String, message: String },
 }
 
-/// A complete set of evaluation parameters.
+/// A set of parameters as a file declares them: the evaluation's weights or the search
+/// constants, not yet checked against what the engine's code reads. The engine takes only a
+/// [`CheckedSet`] ([`EvalParamSet`], [`SearchParamSet`]), made by that check.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamSet {
     pub terms: Vec<Term>,
@@ -156,26 +163,34 @@ impl ParamSet {
         toml_io::write(self)
     }
 
-    /// The parameters the engine was built with (`src/eval/baked.rs`).
+    /// The evaluation parameters the engine was built with (`src/eval/baked.rs`), untyped: the
+    /// layout evaluation files are checked against. To evaluate with them, use
+    /// [`EvalParamSet::baked`].
     pub fn baked() -> ParamSet {
         crate::eval::baked::param_set()
     }
 
-    /// Checks that this set has exactly the terms, shapes and lengths of `layout` (normally the
-    /// baked set the engine's evaluation code was written against).
-    pub fn check_layout(&self, layout: &ParamSet, file: &str) -> Result<(), ParamsError> {
+    /// Checks that this set has exactly the terms, shapes and lengths of `layout` (the baked set
+    /// the code of `reader` was written against), in its order. The one place this is checked:
+    /// [`CheckedSet`] calls it when a set is made, so nothing that holds one checks again.
+    fn check_layout(&self, layout: &ParamSet, file: &str, reader: &Reader) -> Result<(), ParamsError> {
         for term in &self.terms {
             let Some(expected) = layout.term(&term.name) else {
-                return Err(ParamsError::Unknown { file: file.into(), term: term.name.clone() });
+                return Err(ParamsError::Unknown {
+                    file: file.into(),
+                    term: term.name.clone(),
+                    reader: reader.name,
+                });
             };
             if expected.shape != term.shape || expected.phased != term.phased {
                 return Err(ParamsError::BadTerm {
                     file: file.into(),
                     term: term.name.clone(),
                     message: format!(
-                        "declared as {} {}, the evaluation expects {} {}",
+                        "declared as {} {}, {} expects {} {}",
                         if term.phased { "phased" } else { "unphased" },
                         term.shape.name(),
+                        reader.name,
                         if expected.phased { "phased" } else { "unphased" },
                         expected.shape.name()
                     ),
@@ -185,6 +200,7 @@ impl ParamSet {
                 return Err(ParamsError::WrongLength {
                     file: file.into(),
                     term: term.name.clone(),
+                    reader: reader.name,
                     expected: expected.len(),
                     found: term.len(),
                 });
@@ -192,7 +208,11 @@ impl ParamSet {
         }
         for expected in &layout.terms {
             if self.term(&expected.name).is_none() {
-                return Err(ParamsError::Missing { file: file.into(), term: expected.name.clone() });
+                return Err(ParamsError::Missing {
+                    file: file.into(),
+                    term: expected.name.clone(),
+                    reader: reader.name,
+                });
             }
         }
         // Same names, so the same order is all that is left.
@@ -200,7 +220,10 @@ impl ParamSet {
             return Err(ParamsError::BadTerm {
                 file: file.into(),
                 term: self.terms[0].name.clone(),
-                message: "terms must be declared in the evaluation's order (see params/eval.toml)".into(),
+                message: format!(
+                    "terms must be declared in the order {} reads them (see {})",
+                    reader.name, reader.declared_in
+                ),
             });
         }
         Ok(())

@@ -6,7 +6,7 @@
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
-use whetstone::params::ParamSet;
+use whetstone::params::{EvalParamSet, ParamSet, SearchParamSet};
 use whetstone::uci::option_names;
 
 /// Which set a dimension's value belongs to.
@@ -55,7 +55,11 @@ pub fn default_c_end(start: f64, min: f64, max: f64) -> f64 {
 
 impl Space {
     /// The selected slots of the evaluation set and, optionally, of a search-constants set.
-    pub fn from_sets(eval: &ParamSet, eval_slots: &[usize], search: Option<(&ParamSet, &[usize])>) -> Space {
+    pub fn from_sets(
+        eval: &EvalParamSet,
+        eval_slots: &[usize],
+        search: Option<(&SearchParamSet, &[usize])>,
+    ) -> Space {
         let mut dims = Vec::new();
         let mut add = |set: &ParamSet, slots: &[usize], slot: fn(usize) -> Slot| {
             let (names, values, bounds) = (option_names(set), set.values(), set.value_bounds());
@@ -161,7 +165,7 @@ impl Space {
     }
 
     /// Writes `x` (rounded) into the sets its dimensions came from.
-    pub fn apply(&self, x: &[f64], eval: &mut ParamSet, search: &mut ParamSet) {
+    pub fn apply(&self, x: &[f64], eval: &mut EvalParamSet, search: &mut SearchParamSet) {
         let (mut ev, mut sv) = (eval.values(), search.values());
         for (v, d) in self.playable(x).into_iter().zip(&self.dims) {
             match d.slot {
@@ -252,7 +256,12 @@ fn parse_line(line: &str) -> Result<Dim> {
 /// Reads OpenBench SPSA lines (a tuning's result) back into the params sets: each line's name
 /// must be a slot of `eval` or `search`; its default is the new value. Returns how many values
 /// were set.
-pub fn import_openbench(text: &str, file: &str, eval: &mut ParamSet, search: &mut ParamSet) -> Result<usize> {
+pub fn import_openbench(
+    text: &str,
+    file: &str,
+    eval: &mut EvalParamSet,
+    search: &mut SearchParamSet,
+) -> Result<usize> {
     let space = Space::parse_openbench(text, file)?;
     let (eval_names, search_names) = (option_names(eval), option_names(search));
     let (mut ev, mut sv) = (eval.values(), search.values());
@@ -284,7 +293,6 @@ pub fn import_openbench(text: &str, file: &str, eval: &mut ParamSet, search: &mu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use whetstone::search::SearchParams;
 
     #[test]
     fn openbench_lines_round_trip_and_bad_lines_name_the_line() {
@@ -312,8 +320,8 @@ mod tests {
 
     #[test]
     fn a_params_selection_exports_to_openbench_and_imports_back() {
-        let eval = ParamSet::baked();
-        let search = SearchParams::built_in_set();
+        let eval = EvalParamSet::baked();
+        let search = SearchParamSet::baked();
         let eval_slots = eval.select(&["tempo"]).unwrap();
         let search_slots = search.select(&["nmp.*"]).unwrap();
         let space = Space::from_sets(&eval, &eval_slots, Some((&search, &search_slots)));
