@@ -12,8 +12,9 @@
 //! Elements are numbered in file order: term after term, element after element (squares a1 = 0
 //! … h8 = 63, pieces pawn, knight, bishop, rook, queen). The flat *value* vector the tuners see
 //! holds, for each element, `mg` then `eg` when the term is phased, or its single value when not;
-//! [`ParamSet::value_names`] names every slot (`pst.knight[e4].mg`) and [`ParamSet::select`]
-//! picks slots by glob over term names (`pst.*`, `mobility.knight`).
+//! [`ParamSet::value_names`] names every slot (`pst_knight_e4_mg`: one spelling, which is also the
+//! value's UCI option name and OpenBench name) and [`ParamSet::select`] picks slots by glob over
+//! term names (`pst.*`, `mobility.knight`).
 //!
 //! In the TOML, 64-square tables are written as eight rows of eight, rank 8 first, as a board is
 //! printed; the loader turns them into a1-first order.
@@ -107,6 +108,26 @@ impl Term {
             Shape::Square => crate::types::Square::new(i as u8).to_string(),
             Shape::Piece => ["pawn", "knight", "bishop", "rook", "queen"][i].to_string(),
             Shape::List => i.to_string(),
+        }
+    }
+
+    /// The name of element `i`'s value (with `eg`, its end-game value; an unphased term's one
+    /// value answers both): the term's name with `.` as `_`, the element's label, and `mg` or `eg`
+    /// when the term is phased, joined by `_`: `pst_knight_e4_mg`, `tempo_eg`,
+    /// `king_safety_attackers_0`, `nmp_base`. Term names use lower-case letters, digits, `_` and
+    /// `.` only, so every value name is ASCII letters, digits and `_`: one spelling that is also
+    /// the value's UCI option name (the `uci-tunables` build) and its name in OpenBench's SPSA
+    /// lines.
+    pub fn value_name(&self, i: usize, eg: bool) -> String {
+        let mut name = self.name.replace('.', "_");
+        let label = self.element_label(i);
+        if !label.is_empty() {
+            name = format!("{name}_{label}");
+        }
+        match (self.phased, eg) {
+            (false, _) => name,
+            (true, false) => format!("{name}_mg"),
+            (true, true) => format!("{name}_eg"),
         }
     }
 }
@@ -280,19 +301,16 @@ impl ParamSet {
         self.terms.iter().map(Term::value_count).sum()
     }
 
-    /// A name for every slot of the flat value vector, e.g. `pst.knight[e4].mg`, `tempo.eg`,
-    /// `king_safety.power`.
+    /// The name of every slot of the flat value vector, as [`Term::value_name`] spells it
+    /// (`pst_knight_e4_mg`, `tempo_eg`, `king_safety_curve_power`): what the tuners, their run
+    /// folders and reports, OpenBench's lines and the engine's UCI options all call the value.
     pub fn value_names(&self) -> Vec<String> {
         let mut out = Vec::new();
         for t in &self.terms {
             for i in 0..t.len() {
-                let label = t.element_label(i);
-                let base = if label.is_empty() { t.name.clone() } else { format!("{}[{label}]", t.name) };
+                out.push(t.value_name(i, false));
                 if t.phased {
-                    out.push(format!("{base}.mg"));
-                    out.push(format!("{base}.eg"));
-                } else {
-                    out.push(base);
+                    out.push(t.value_name(i, true));
                 }
             }
         }

@@ -73,9 +73,30 @@ fn toml_round_trip_and_flat_vector_round_trip() {
     assert_eq!(copy.values(), values);
     let names = set.value_names();
     assert_eq!(names.len(), values.len());
-    assert_eq!(names[0], "material[pawn].mg");
-    assert_eq!(names[10 + 2 * 63], "pst.knight[h8].mg");
-    assert_eq!(names.last().unwrap(), "king_safety.curve_power");
+    assert_eq!(names[0], "material_pawn_mg");
+    assert_eq!(names[1], "material_pawn_eg");
+    assert_eq!(names[10 + 2 * 63], "pst_knight_h8_mg");
+    assert_eq!(names.last().unwrap(), "king_safety_curve_power");
+}
+
+/// Every value name of the shipped files is one UCI-safe word, and no two are the same.
+#[test]
+fn value_names_are_uci_safe_and_distinct() {
+    for set in [EvalParamSet::baked().into_set(), SearchParamSet::baked().into_set()] {
+        let names = set.value_names();
+        assert_eq!(names.len(), set.value_count());
+        for name in &names {
+            assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{name}");
+        }
+        let distinct: std::collections::HashSet<&String> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len());
+    }
+    let eval = EvalParamSet::baked();
+    let names = eval.value_names();
+    assert!(names.iter().any(|n| n == "pst_knight_e4_mg"));
+    assert!(names.iter().any(|n| n == "king_safety_attackers_0"));
+    assert!(names.iter().any(|n| n == "mobility_queen_27_eg"));
+    assert!(SearchParamSet::baked().value_names().contains(&"nmp_base".to_string()));
 }
 
 #[test]

@@ -21,7 +21,6 @@ use crate::params::{EvalParamSet, ParamSet, SearchParamSet};
 use crate::search::SearchParams;
 
 pub use go::parse_go;
-pub use options::option_names;
 use options::Options;
 use worker::Worker;
 
@@ -293,10 +292,10 @@ impl Uci {
     }
 }
 
-/// The slot of the flat value vector whose option name is `name` (case-insensitive, as UCI
+/// The slot of the flat value vector named `name` (its option name; case-insensitive, as UCI
 /// option names are).
 fn slot_named(set: &ParamSet, name: &str) -> Option<usize> {
-    options::option_names(set).iter().position(|n| n.eq_ignore_ascii_case(name))
+    set.value_names().iter().position(|n| n.eq_ignore_ascii_case(name))
 }
 
 /// The note for a move of `position ... moves` that was not played: why, and the position the

@@ -329,7 +329,7 @@ mod tests {
         let import_args = args(&dir.join("c"), &["--import-openbench", dir.join("ob.txt").to_str().unwrap()]);
         run(&import_args).unwrap();
         let tuned = EvalParamSet::load(&dir.join("c/tuned.toml")).unwrap();
-        let names = whetstone::uci::option_names(&tuned);
+        let names = tuned.value_names();
         let tempo = names.iter().position(|n| n == "tempo_mg").unwrap();
         let dim = setup.space.names().iter().position(|n| n == "tempo_mg").unwrap();
         assert_eq!(tuned.values()[tempo] as f64, setup.space.playable(&straight.spsa.theta)[dim]);

@@ -7,7 +7,6 @@
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use whetstone::params::{EvalParamSet, ParamSet, SearchParamSet};
-use whetstone::uci::option_names;
 
 /// Which set a dimension's value belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,8 +21,8 @@ pub enum Slot {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Dim {
-    /// The name as a UCI option (`pst_knight_e4_mg`, `nmp_base`): OpenBench and the command
-    /// fitness use it.
+    /// The value's name (`pst_knight_e4_mg`, `nmp_base`: see `ParamSet::value_names`), which is
+    /// also its UCI option name; OpenBench and the command fitness use it.
     pub name: String,
     pub integer: bool,
     pub start: f64,
@@ -62,7 +61,7 @@ impl Space {
     ) -> Space {
         let mut dims = Vec::new();
         let mut add = |set: &ParamSet, slots: &[usize], slot: fn(usize) -> Slot| {
-            let (names, values, bounds) = (option_names(set), set.values(), set.value_bounds());
+            let (names, values, bounds) = (set.value_names(), set.values(), set.value_bounds());
             for &i in slots {
                 let (start, min, max) = (values[i] as f64, bounds[i].0 as f64, bounds[i].1 as f64);
                 dims.push(Dim {
@@ -263,7 +262,7 @@ pub fn import_openbench(
     search: &mut SearchParamSet,
 ) -> Result<usize> {
     let space = Space::parse_openbench(text, file)?;
-    let (eval_names, search_names) = (option_names(eval), option_names(search));
+    let (eval_names, search_names) = (eval.value_names(), search.value_names());
     let (mut ev, mut sv) = (eval.values(), search.values());
     let (eb, sb) = (eval.value_bounds(), search.value_bounds());
     for d in &space.dims {
