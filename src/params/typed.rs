@@ -102,6 +102,7 @@ impl<L: Layout> CheckedSet<L> {
         &self.set
     }
 
+    /// The set, given up (for code that edits terms directly and checks again with `from_set`).
     pub fn into_set(self) -> ParamSet {
         self.set
     }
