@@ -1,4 +1,4 @@
-//! `engine.toml`: the engine's identity, default UCI option values and the params file the build
+//! `engine.toml`: the engine's identity, default UCI option values and the params files the build
 //! bakes in. The file is compiled into the binary, so the engine needs nothing beside it to run.
 
 use std::collections::BTreeMap;
@@ -25,10 +25,25 @@ pub struct Identity {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Build {
-    /// The params file (relative to the repository root) the engine build bakes in.
+    /// The evaluation params file (relative to the repository root) the engine build bakes in.
     pub params: String,
-    /// Where the generated Rust module lives.
+    /// Where its generated Rust module lives.
     pub module: String,
+    /// The search constants file the build bakes in.
+    #[serde(default = "default_search_params")]
+    pub search_params: String,
+    /// Where its generated Rust module lives.
+    #[serde(default = "default_search_module")]
+    pub search_module: String,
+}
+
+/// The search constants of a build whose engine.toml predates `search_params`.
+fn default_search_params() -> String {
+    "params/search.toml".into()
+}
+
+fn default_search_module() -> String {
+    "src/search/baked.rs".into()
 }
 
 /// The text of engine.toml as it was when the engine was built.
@@ -60,5 +75,13 @@ mod tests {
         assert_eq!(c.engine.name, "Whetstone");
         assert!(c.option_int("Hash").unwrap() > 0);
         assert!(c.build.params.ends_with(".toml"));
+        assert!(c.build.search_params.ends_with(".toml"));
+        // A file without the search keys (written before they existed) names the shipped ones.
+        let old = "[engine]\nname = \"W\"\nauthor = \"A\"\n[build]\nparams = \"p.toml\"\nmodule = \"m.rs\"\n";
+        let old = EngineConfig::parse(old).unwrap();
+        assert_eq!(
+            (old.build.search_params.as_str(), old.build.search_module.as_str()),
+            ("params/search.toml", "src/search/baked.rs")
+        );
     }
 }

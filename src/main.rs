@@ -8,7 +8,7 @@ use whetstone::board::START_FEN;
 use whetstone::eval::Weights;
 use whetstone::movegen::magic::SliderTables;
 use whetstone::movegen::perft::perft_divide;
-use whetstone::params::ParamSet;
+use whetstone::params::EvalParamSet;
 use whetstone::uci::Uci;
 use whetstone::Position;
 
@@ -89,15 +89,10 @@ fn main() -> ExitCode {
                 let pos =
                     Position::from_fen(&fen).map_err(|e| anyhow::anyhow!("invalid FEN '{fen}': {e}"))?;
                 let set = match params {
-                    Some(path) => {
-                        let set = ParamSet::load(&path)?;
-                        // With the path, so an unknown or missing term names the file.
-                        set.check_layout(&ParamSet::baked(), &path.display().to_string())?;
-                        set
-                    }
-                    None => ParamSet::baked(),
+                    Some(path) => EvalParamSet::load(&path)?,
+                    None => EvalParamSet::baked(),
                 };
-                let weights = Weights::from_params(&set)?;
+                let weights = Weights::from_params(&set);
                 Ok(whetstone::eval::breakdown::report(&pos, &set, &weights))
             })();
             match result {

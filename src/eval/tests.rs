@@ -62,13 +62,13 @@ fn mirror_files(pos: &Position) -> Option<Position> {
 fn trace_rebuilds_the_evaluation_exactly() {
     let weights = Weights::default();
     // Perturbed weights too, so that a coefficient attributed to the wrong element would show.
-    let mut params = crate::params::ParamSet::baked();
+    let mut params = crate::params::EvalParamSet::baked();
     let mut values = params.values();
     for (i, v) in values.iter_mut().enumerate() {
         *v += (i as i32 * 7919) % 23 - 11;
     }
     params.set_values(&values);
-    let perturbed = Weights::from_params(&params).unwrap();
+    let perturbed = Weights::from_params(&params);
     let mut nonzero = 0;
     for pos in sample_positions(4000) {
         let t = trace(&pos);
@@ -151,7 +151,9 @@ fn file_symmetric_weights() -> Weights {
             }
         }
     }
-    Weights::from_params(&set).expect("symmetrised baked parameters are valid")
+    let set = crate::params::EvalParamSet::from_set(set, "symmetrised baked parameters")
+        .expect("symmetrising keeps the layout");
+    Weights::from_params(&set)
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! indexed by element (see `baked::idx`), plus the king-safety curve tabulated from its two
 //! parameters.
 
-use crate::params::{ParamSet, ParamsError};
+use crate::params::{EvalParamSet, ParamsError};
 
 use super::baked::idx;
 use super::score::S;
@@ -10,7 +10,7 @@ use super::score::S;
 /// Attack units beyond this all get the curve's last value.
 pub const MAX_KING_UNITS: usize = 800;
 
-/// Evaluation weights, built from a [`ParamSet`] whose layout matches the baked one.
+/// Evaluation weights, built from an [`EvalParamSet`] (whose layout is the baked one).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     pub mg: Vec<i32>,
@@ -26,14 +26,13 @@ pub struct Weights {
 impl Default for Weights {
     /// The weights the engine was built with.
     fn default() -> Weights {
-        Weights::from_params(&ParamSet::baked()).expect("the baked parameters fit the baked layout")
+        Weights::from_params(&EvalParamSet::baked())
     }
 }
 
 impl Weights {
-    /// Builds the weights of a parameter set, after checking it has the evaluation's layout.
-    pub fn from_params(set: &ParamSet) -> Result<Weights, ParamsError> {
-        set.check_layout(&ParamSet::baked(), "parameters")?;
+    /// The weights of a parameter set, element by element in `idx` order.
+    pub fn from_params(set: &EvalParamSet) -> Weights {
         let mg: Vec<i32> = set.terms.iter().flat_map(|t| t.mg.iter().copied()).collect();
         let eg: Vec<i32> = set.terms.iter().flat_map(|t| t.eg.iter().copied()).collect();
         debug_assert_eq!(mg.len(), idx::COUNT);
@@ -43,14 +42,12 @@ impl Weights {
             king_curve(eg[idx::KING_SAFETY_CURVE_SCALE], power),
         );
         let packed = mg.iter().zip(&eg).map(|(&m, &e)| S(m, e)).collect();
-        Ok(Weights { mg, eg, packed, curve_mg, curve_eg })
+        Weights { mg, eg, packed, curve_mg, curve_eg }
     }
 
-    /// Loads a params file and builds its weights (for the EvalFile option).
+    /// Loads a params file and builds its weights; errors name the file and the term.
     pub fn load(path: &std::path::Path) -> Result<Weights, ParamsError> {
-        let set = ParamSet::load(path)?;
-        set.check_layout(&ParamSet::baked(), &path.display().to_string())?;
-        Weights::from_params(&set)
+        Ok(Weights::from_params(&EvalParamSet::load(path)?))
     }
 }
 

@@ -1,5 +1,8 @@
-//! The evaluation's parameters: every weight declared once, in a TOML file such as
-//! `params/eval.toml`, and held here as a [`ParamSet`].
+//! The engine's parameters: every evaluation weight and search constant declared once, in a TOML
+//! file (`params/eval.toml`, `params/search.toml`), held here as a [`ParamSet`], and baked into the
+//! build as a generated module (`src/eval/baked.rs`, `src/search/baked.rs`) whose `idx` offsets the
+//! engine's code reads. A set reaches the engine only as a [`CheckedSet`] ([`EvalParamSet`],
+//! [`SearchParamSet`]), whose layout was checked against that module's when it was made.
 //!
 //! A term has a dotted name (`pst.knight`, `mobility.bishop`), a shape (scalar, list, per-piece,
 //! 64-square table), middle-game and end-game values (`phased = true`, keys `mg`/`eg`) or one value
@@ -9,21 +12,24 @@
 //! Elements are numbered in file order: term after term, element after element (squares a1 = 0
 //! … h8 = 63, pieces pawn, knight, bishop, rook, queen). The flat *value* vector the tuners see
 //! holds, for each element, `mg` then `eg` when the term is phased, or its single value when not;
-//! [`ParamSet::value_names`] names every slot (`pst.knight[e4].mg`) and [`ParamSet::select`]
-//! picks slots by glob over term names (`pst.*`, `mobility.knight`).
+//! [`ParamSet::value_names`] names every slot (`pst_knight_e4_mg`: one spelling, which is also the
+//! value's UCI option name and OpenBench name) and [`ParamSet::select`] picks slots by glob over
+//! term names (`pst.*`, `mobility.knight`).
 //!
 //! In the TOML, 64-square tables are written as eight rows of eight, rank 8 first, as a board is
 //! printed; the loader turns them into a1-first order.
 
 mod rust_module;
 mod toml_io;
+mod typed;
 
 use std::fmt;
 use std::path::Path;
 
 use thiserror::Error;
 
-pub use rust_module::to_rust_module;
+pub use rust_module::{to_rust_module, ModuleKind};
+pub use typed::{CheckedSet, EvalLayout, EvalParamSet, Layout, Reader, SearchLayout, SearchParamSet};
 
 /// How a term's elements are arranged.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -104,6 +110,26 @@ impl Term {
             Shape::List => i.to_string(),
         }
     }
+
+    /// The name of element `i`'s value (with `eg`, its end-game value; an unphased term's one
+    /// value answers both): the term's name with `.` as `_`, the element's label, and `mg` or `eg`
+    /// when the term is phased, joined by `_`: `pst_knight_e4_mg`, `tempo_eg`,
+    /// `king_safety_attackers_0`, `nmp_base`. Term names use lower-case letters, digits, `_` and
+    /// `.` only, so every value name is ASCII letters, digits and `_`: one spelling that is also
+    /// the value's UCI option name (the `uci-tunables` build) and its name in OpenBench's SPSA
+    /// lines.
+    pub fn value_name(&self, i: usize, eg: bool) -> String {
+        let mut name = self.name.replace('.', "_");
+        let label = self.element_label(i);
+        if !label.is_empty() {
+            name = format!("{name}_{label}");
+        }
+        match (self.phased, eg) {
+            (false, _) => name,
+            (true, false) => format!("{name}_mg"),
+            (true, true) => format!("{name}_eg"),
+        }
+    }
 }
 
 /// Everything that can be wrong with a parameters file. Each message names the term.
@@ -119,19 +145,21 @@ pub enum ParamsError {
     BadTerm { file: String, term: String, message: String },
     #[error("{file}: term '{term}' is declared twice")]
     Duplicate { file: String, term: String },
-    #[error("{file}: term '{term}' is not one the evaluation knows")]
-    Unknown { file: String, term: String },
-    #[error("{file}: term '{term}' is missing (the evaluation needs it)")]
-    Missing { file: String, term: String },
-    #[error("{file}: term '{term}' has {found} elements; the evaluation expects {expected}")]
-    WrongLength { file: String, term: String, expected: usize, found: usize },
+    #[error("{file}: term '{term}' is not one {reader} knows")]
+    Unknown { file: String, term: String, reader: &'static str },
+    #[error("{file}: term '{term}' is missing ({reader} needs it)")]
+    Missing { file: String, term: String, reader: &'static str },
+    #[error("{file}: term '{term}' has {found} elements; {reader} expects {expected}")]
+    WrongLength { file: String, term: String, reader: &'static str, expected: usize, found: usize },
     #[error("{file}: term '{term}'{element}: {value} is outside its bounds [{min}, {max}]")]
     OutOfBounds { file: String, term: String, element: String, value: i32, min: i32, max: i32 },
     #[error("bad selection '{pattern}': {message}")]
     BadGlob { pattern: String, message: String },
 }
 
-/// A complete set of evaluation parameters.
+/// A set of parameters as a file declares them: the evaluation's weights or the search
+/// constants, not yet checked against what the engine's code reads. The engine takes only a
+/// [`CheckedSet`] ([`EvalParamSet`], [`SearchParamSet`]), made by that check.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamSet {
     pub terms: Vec<Term>,
@@ -156,26 +184,34 @@ impl ParamSet {
         toml_io::write(self)
     }
 
-    /// The parameters the engine was built with (`src/eval/baked.rs`).
+    /// The evaluation parameters the engine was built with (`src/eval/baked.rs`), untyped: the
+    /// layout evaluation files are checked against. To evaluate with them, use
+    /// [`EvalParamSet::baked`].
     pub fn baked() -> ParamSet {
         crate::eval::baked::param_set()
     }
 
-    /// Checks that this set has exactly the terms, shapes and lengths of `layout` (normally the
-    /// baked set the engine's evaluation code was written against).
-    pub fn check_layout(&self, layout: &ParamSet, file: &str) -> Result<(), ParamsError> {
+    /// Checks that this set has exactly the terms, shapes and lengths of `layout` (the baked set
+    /// the code of `reader` was written against), in its order. The one place this is checked:
+    /// [`CheckedSet`] calls it when a set is made, so nothing that holds one checks again.
+    fn check_layout(&self, layout: &ParamSet, file: &str, reader: &Reader) -> Result<(), ParamsError> {
         for term in &self.terms {
             let Some(expected) = layout.term(&term.name) else {
-                return Err(ParamsError::Unknown { file: file.into(), term: term.name.clone() });
+                return Err(ParamsError::Unknown {
+                    file: file.into(),
+                    term: term.name.clone(),
+                    reader: reader.name,
+                });
             };
             if expected.shape != term.shape || expected.phased != term.phased {
                 return Err(ParamsError::BadTerm {
                     file: file.into(),
                     term: term.name.clone(),
                     message: format!(
-                        "declared as {} {}, the evaluation expects {} {}",
+                        "declared as {} {}, {} expects {} {}",
                         if term.phased { "phased" } else { "unphased" },
                         term.shape.name(),
+                        reader.name,
                         if expected.phased { "phased" } else { "unphased" },
                         expected.shape.name()
                     ),
@@ -185,6 +221,7 @@ impl ParamSet {
                 return Err(ParamsError::WrongLength {
                     file: file.into(),
                     term: term.name.clone(),
+                    reader: reader.name,
                     expected: expected.len(),
                     found: term.len(),
                 });
@@ -192,7 +229,11 @@ impl ParamSet {
         }
         for expected in &layout.terms {
             if self.term(&expected.name).is_none() {
-                return Err(ParamsError::Missing { file: file.into(), term: expected.name.clone() });
+                return Err(ParamsError::Missing {
+                    file: file.into(),
+                    term: expected.name.clone(),
+                    reader: reader.name,
+                });
             }
         }
         // Same names, so the same order is all that is left.
@@ -200,7 +241,10 @@ impl ParamSet {
             return Err(ParamsError::BadTerm {
                 file: file.into(),
                 term: self.terms[0].name.clone(),
-                message: "terms must be declared in the evaluation's order (see params/eval.toml)".into(),
+                message: format!(
+                    "terms must be declared in the order {} reads them (see {})",
+                    reader.name, reader.declared_in
+                ),
             });
         }
         Ok(())
@@ -257,19 +301,16 @@ impl ParamSet {
         self.terms.iter().map(Term::value_count).sum()
     }
 
-    /// A name for every slot of the flat value vector, e.g. `pst.knight[e4].mg`, `tempo.eg`,
-    /// `king_safety.power`.
+    /// The name of every slot of the flat value vector, as [`Term::value_name`] spells it
+    /// (`pst_knight_e4_mg`, `tempo_eg`, `king_safety_curve_power`): what the tuners, their run
+    /// folders and reports, OpenBench's lines and the engine's UCI options all call the value.
     pub fn value_names(&self) -> Vec<String> {
         let mut out = Vec::new();
         for t in &self.terms {
             for i in 0..t.len() {
-                let label = t.element_label(i);
-                let base = if label.is_empty() { t.name.clone() } else { format!("{}[{label}]", t.name) };
+                out.push(t.value_name(i, false));
                 if t.phased {
-                    out.push(format!("{base}.mg"));
-                    out.push(format!("{base}.eg"));
-                } else {
-                    out.push(base);
+                    out.push(t.value_name(i, true));
                 }
             }
         }

@@ -73,9 +73,30 @@ fn toml_round_trip_and_flat_vector_round_trip() {
     assert_eq!(copy.values(), values);
     let names = set.value_names();
     assert_eq!(names.len(), values.len());
-    assert_eq!(names[0], "material[pawn].mg");
-    assert_eq!(names[10 + 2 * 63], "pst.knight[h8].mg");
-    assert_eq!(names.last().unwrap(), "king_safety.curve_power");
+    assert_eq!(names[0], "material_pawn_mg");
+    assert_eq!(names[1], "material_pawn_eg");
+    assert_eq!(names[10 + 2 * 63], "pst_knight_h8_mg");
+    assert_eq!(names.last().unwrap(), "king_safety_curve_power");
+}
+
+/// Every value name of the shipped files is one UCI-safe word, and no two are the same.
+#[test]
+fn value_names_are_uci_safe_and_distinct() {
+    for set in [EvalParamSet::baked().into_set(), SearchParamSet::baked().into_set()] {
+        let names = set.value_names();
+        assert_eq!(names.len(), set.value_count());
+        for name in &names {
+            assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{name}");
+        }
+        let distinct: std::collections::HashSet<&String> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len());
+    }
+    let eval = EvalParamSet::baked();
+    let names = eval.value_names();
+    assert!(names.iter().any(|n| n == "pst_knight_e4_mg"));
+    assert!(names.iter().any(|n| n == "king_safety_attackers_0"));
+    assert!(names.iter().any(|n| n == "mobility_queen_27_eg"));
+    assert!(SearchParamSet::baked().value_names().contains(&"nmp_base".to_string()));
 }
 
 #[test]
@@ -112,28 +133,77 @@ fn errors_name_the_term_and_the_problem() {
     assert!(err(&float).contains("expected an integer, found float"));
 }
 
+const EVALUATION: Reader = EvalLayout::READER;
+
 #[test]
 fn layout_check_finds_unknown_missing_and_wrong_length_terms() {
     let layout = load(SMALL).unwrap();
     let mut extra = layout.clone();
     extra.terms.push(Term { name: "mystery".into(), ..layout.terms[2].clone() });
     assert!(
-        matches!(extra.check_layout(&layout, "f"), Err(ParamsError::Unknown { term, .. }) if term == "mystery")
+        matches!(extra.check_layout(&layout, "f", &EVALUATION), Err(ParamsError::Unknown { term, .. }) if term == "mystery")
     );
-    let named = |set: &ParamSet| set.check_layout(&layout, "dir/f.toml").unwrap_err().to_string();
+    let named =
+        |set: &ParamSet| set.check_layout(&layout, "dir/f.toml", &EVALUATION).unwrap_err().to_string();
     assert_eq!(named(&extra), "dir/f.toml: term 'mystery' is not one the evaluation knows");
     let mut missing = layout.clone();
     missing.terms.remove(1);
     assert!(
-        matches!(missing.check_layout(&layout, "f"), Err(ParamsError::Missing { term, .. }) if term == "pst.knight")
+        matches!(missing.check_layout(&layout, "f", &EVALUATION), Err(ParamsError::Missing { term, .. }) if term == "pst.knight")
     );
     assert_eq!(named(&missing), "dir/f.toml: term 'pst.knight' is missing (the evaluation needs it)");
     let mut short = layout.clone();
     short.terms[0].shape = Shape::List;
     short.terms[0].mg.pop();
     short.terms[0].eg.pop();
-    assert!(short.check_layout(&layout, "f").is_err());
-    assert!(layout.check_layout(&layout, "f").is_ok());
+    assert!(short.check_layout(&layout, "f", &EVALUATION).is_err());
+    assert!(layout.check_layout(&layout, "f", &EVALUATION).is_ok());
+    let mut swapped = layout.clone();
+    swapped.terms.swap(0, 1);
+    assert_eq!(
+        named(&swapped),
+        "dir/f.toml: term 'pst.knight': terms must be declared in the order the evaluation reads them \
+         (see params/eval.toml)"
+    );
+}
+
+/// A typed set is made only through the layout check, names the file and the term when it
+/// fails, and keeps its layout when its values change.
+#[test]
+fn typed_sets_are_checked_against_their_own_layout() {
+    let eval = EvalParamSet::baked();
+    assert_eq!(*eval, ParamSet::baked());
+    let search = SearchParamSet::baked();
+    // Each set only fits its own layout; the message says who reads it.
+    let e = EvalParamSet::from_set(search.set().clone(), "search.toml").unwrap_err().to_string();
+    assert!(e.starts_with("search.toml: term 'aspiration.window' is not one the evaluation knows"), "{e}");
+    let e = SearchParamSet::from_set(eval.set().clone(), "eval.toml").unwrap_err().to_string();
+    assert_eq!(e, "eval.toml: term 'material' is not one the search knows");
+    let mut short = search.set().clone();
+    short.terms.pop();
+    let e = SearchParamSet::from_set(short, "s.toml").unwrap_err().to_string();
+    assert_eq!(e, "s.toml: term 'singular.margin' is missing (the search needs it)");
+    // A file on disk names its path.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("params/search.toml");
+    let e = EvalParamSet::load(&path).unwrap_err().to_string();
+    assert!(e.starts_with(&path.display().to_string()), "{e}");
+    // Values change, the layout stays.
+    let mut values = eval.values();
+    values[0] += 1;
+    let changed = eval.with_values(&values);
+    assert_eq!(changed.values(), values);
+    assert_eq!(changed.value_names(), eval.value_names());
+    assert_ne!(changed, eval);
+}
+
+#[test]
+fn known_terms_are_checked_and_new_ones_listed() {
+    let mut grown = ParamSet::baked();
+    grown.terms.push(Term { name: "new.term".into(), ..grown.terms[0].clone() });
+    assert_eq!(EvalParamSet::check_known_terms(&grown, "g.toml").unwrap(), ["new.term"]);
+    grown.terms.remove(0);
+    let e = EvalParamSet::check_known_terms(&grown, "g.toml").unwrap_err().to_string();
+    assert_eq!(e, "g.toml: term 'material' is missing (the evaluation needs it)");
 }
 
 /// The shipped params file loads, matches the baked layout, and equals the baked values.
@@ -141,9 +211,16 @@ fn layout_check_finds_unknown_missing_and_wrong_length_terms() {
 fn shipped_params_file_is_the_baked_one() {
     let config = crate::config::EngineConfig::built_in();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&config.build.params);
-    let set = ParamSet::load(&path).unwrap();
-    set.check_layout(&ParamSet::baked(), "eval.toml").unwrap();
-    assert_eq!(set, ParamSet::baked());
+    let set = EvalParamSet::load(&path).unwrap();
+    assert_eq!(set, EvalParamSet::baked());
+}
+
+/// The shipped search constants file loads, fits the search's layout, and equals the baked values.
+#[test]
+fn shipped_search_params_file_is_the_baked_one() {
+    let config = crate::config::EngineConfig::built_in();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&config.build.search_params);
+    assert_eq!(SearchParamSet::load(&path).unwrap(), SearchParamSet::baked());
 }
 
 /// The committed generated module is what the params file named in engine.toml generates.
@@ -152,7 +229,7 @@ fn baked_module_is_up_to_date() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let config = crate::config::EngineConfig::built_in();
     let set = ParamSet::load(&root.join(&config.build.params)).unwrap();
-    let generated = to_rust_module(&set, &config.build.params);
+    let generated = to_rust_module(&set, &config.build.params, ModuleKind::Eval).unwrap();
     let committed = std::fs::read_to_string(root.join(&config.build.module)).unwrap();
     assert!(
         generated == committed,
@@ -161,13 +238,40 @@ fn baked_module_is_up_to_date() {
     );
 }
 
+/// The committed search module is what the search constants file named in engine.toml generates.
+#[test]
+fn baked_search_module_is_up_to_date() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = crate::config::EngineConfig::built_in();
+    let set = ParamSet::load(&root.join(&config.build.search_params)).unwrap();
+    let generated = to_rust_module(&set, &config.build.search_params, ModuleKind::Search).unwrap();
+    let committed = std::fs::read_to_string(root.join(&config.build.search_module)).unwrap();
+    assert!(
+        generated == committed,
+        "{} is stale: run `cargo run -p whetstone-tuner -- export --search-params {}`",
+        config.build.search_module,
+        config.build.search_params
+    );
+}
+
+/// A search module has one value per element, so it refuses a phased term.
+#[test]
+fn search_modules_hold_unphased_terms_only() {
+    let set = load(SMALL).unwrap();
+    let e = to_rust_module(&set, "s.toml", ModuleKind::Search).unwrap_err().to_string();
+    assert!(e.starts_with("s.toml: term 'material': search constants are unphased"), "{e}");
+    let power = ParamSet { terms: vec![set.terms[2].clone()] };
+    let module = to_rust_module(&power, "s.toml", ModuleKind::Search).unwrap();
+    assert!(module.contains("pub const KING_SAFETY_CURVE_POWER: [i32; 1] = [\n    200,\n];"), "{module}");
+    assert!(!module.contains("S("), "{module}");
+}
+
 /// The hand-set starting values (the reference of the tuning matches) still fit the evaluation
 /// and differ from the tuned ones.
 #[test]
 fn hand_set_params_file_fits_the_baked_layout() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("params/handset.toml");
-    let set = ParamSet::load(&path).unwrap();
-    set.check_layout(&ParamSet::baked(), "handset.toml").unwrap();
+    let set = EvalParamSet::load(&path).unwrap();
     assert_ne!(set.values(), ParamSet::baked().values());
 }
 

@@ -3,6 +3,7 @@
 //! (helper threads search the same tree and share only the table).
 
 mod alphabeta;
+pub mod baked;
 pub mod history;
 pub mod movepick;
 pub mod params;

@@ -17,11 +17,10 @@ use crate::board::{MoveParseError, Position, START_FEN};
 use crate::config::EngineConfig;
 use crate::eval::{breakdown, Weights};
 use crate::movegen::perft::perft_divide;
-use crate::params::ParamSet;
+use crate::params::{EvalParamSet, ParamSet, SearchParamSet};
 use crate::search::SearchParams;
 
 pub use go::parse_go;
-pub use options::option_names;
 use options::Options;
 use worker::Worker;
 
@@ -51,8 +50,8 @@ pub struct Uci {
     config: EngineConfig,
     options: Options,
     /// The evaluation parameters in use (baked, or loaded with EvalFile, or changed by options).
-    params: ParamSet,
-    search_params_set: ParamSet,
+    params: EvalParamSet,
+    search_params_set: SearchParamSet,
     worker: Worker,
 }
 
@@ -66,8 +65,8 @@ impl Uci {
             position: Position::startpos(),
             config,
             options,
-            params: ParamSet::baked(),
-            search_params_set: SearchParams::built_in_set(),
+            params: EvalParamSet::baked(),
+            search_params_set: SearchParamSet::baked(),
             worker,
         }
     }
@@ -222,16 +221,12 @@ impl Uci {
     /// Loads a params file (empty or `<built-in>` restores the baked parameters).
     fn load_eval_file(&mut self, path: &str) -> Result<String, String> {
         let (params, what) = if path.is_empty() || path == "<built-in>" {
-            (ParamSet::baked(), "built-in parameters".to_string())
+            (EvalParamSet::baked(), "built-in parameters".to_string())
         } else {
-            let set = ParamSet::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
-            // Checked here, with the path, so an unknown or missing term names the file (the
-            // check in `Weights::from_params` can only say "parameters").
-            set.check_layout(&ParamSet::baked(), path).map_err(|e| e.to_string())?;
+            let set = EvalParamSet::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
             (set, format!("parameters from {path}"))
         };
-        let weights = Weights::from_params(&params).map_err(|e| e.to_string())?;
-        self.worker.set_weights(weights);
+        self.worker.set_weights(Weights::from_params(&params));
         self.params = params;
         Ok(format!("using {what}"))
     }
@@ -243,30 +238,29 @@ impl Uci {
         if !cfg!(feature = "uci-tunables") {
             return Err(unknown());
         }
-        for search in [false, true] {
-            let set = if search { &mut self.search_params_set } else { &mut self.params };
-            let Some(slot) = options::option_names(set).iter().position(|n| n.eq_ignore_ascii_case(name))
-            else {
-                continue;
-            };
-            let (min, max) = set.value_bounds()[slot];
-            let v: i32 =
-                value.parse().map_err(|_| format!("option {name} takes an integer, not '{value}'"))?;
-            if !(min..=max).contains(&v) {
-                return Err(format!("option {name}: {v} is outside [{min}, {max}]"));
-            }
-            let mut values = set.values();
-            values[slot] = v;
-            set.set_values(&values);
-            if search {
-                let params = SearchParams::from_set(&self.search_params_set).map_err(|e| e.to_string())?;
-                self.worker.set_search_params(params);
-            } else {
-                self.worker.set_weights(Weights::from_params(&self.params).map_err(|e| e.to_string())?);
-            }
-            return Ok(());
+        let (is_search, slot) = if let Some(slot) = slot_named(&self.params, name) {
+            (false, slot)
+        } else if let Some(slot) = slot_named(&self.search_params_set, name) {
+            (true, slot)
+        } else {
+            return Err(unknown());
+        };
+        let set: &ParamSet = if is_search { &self.search_params_set } else { &self.params };
+        let (min, max) = set.value_bounds()[slot];
+        let v: i32 = value.parse().map_err(|_| format!("option {name} takes an integer, not '{value}'"))?;
+        if !(min..=max).contains(&v) {
+            return Err(format!("option {name}: {v} is outside [{min}, {max}]"));
         }
-        Err(unknown())
+        let mut values = set.values();
+        values[slot] = v;
+        if is_search {
+            self.search_params_set.set_values(&values);
+            self.worker.set_search_params(SearchParams::from_set(&self.search_params_set));
+        } else {
+            self.params.set_values(&values);
+            self.worker.set_weights(Weights::from_params(&self.params));
+        }
+        Ok(())
     }
 
     fn go(&mut self, args: &[&str]) {
@@ -296,6 +290,12 @@ impl Uci {
         }
         self.worker.go(self.position.clone(), limits, &self.options);
     }
+}
+
+/// The slot of the flat value vector named `name` (its option name; case-insensitive, as UCI
+/// option names are).
+fn slot_named(set: &ParamSet, name: &str) -> Option<usize> {
+    set.value_names().iter().position(|n| n.eq_ignore_ascii_case(name))
 }
 
 /// The note for a move of `position ... moves` that was not played: why, and the position the

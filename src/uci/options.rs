@@ -139,14 +139,11 @@ impl Options {
     }
 }
 
-/// UCI option names of a set's flat-vector slots: `pst.knight[e4].mg` -> `pst_knight_e4_mg`.
-pub fn option_names(params: &ParamSet) -> Vec<String> {
-    params.value_names().iter().map(|n| n.replace(['.', '['], "_").replace(']', "")).collect()
-}
-
-/// (name, current value, bounds) of every tunable slot, for the `uci-tunables` spin options.
+/// (name, current value, bounds) of every tunable slot, for the `uci-tunables` spin options. An
+/// option is named as its value ([`ParamSet::value_names`]), so OpenBench's lines and the tuners'
+/// names are the option names.
 pub fn tunable_options(params: &ParamSet) -> Vec<(String, i32, (i32, i32))> {
-    let names = option_names(params);
+    let names = params.value_names();
     let values = params.values();
     let bounds = params.value_bounds();
     params

@@ -7,18 +7,23 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use whetstone::params::{to_rust_module, ParamSet};
+use whetstone::params::{CheckedSet, Layout, ParamSet};
 
 use crate::fitness::setup::Setup;
 use crate::optim::space::Slot;
 use crate::run::RunDir;
 
-/// The tuned values as `<stem>.toml` and the Rust module `rust_name` (what `tune export` bakes
-/// into the engine). Returns the TOML's path.
-pub fn write_params(run: &RunDir, tuned: &ParamSet, stem: &str, rust_name: &str) -> Result<PathBuf> {
+/// The tuned values as `<stem>.toml` and the Rust module `rust_name` (the engine's baked module
+/// for that set, as `tune export` writes it). Returns the TOML's path.
+pub fn write_params<L: Layout>(
+    run: &RunDir,
+    tuned: &CheckedSet<L>,
+    stem: &str,
+    rust_name: &str,
+) -> Result<PathBuf> {
     let toml_path = run.file(&format!("{stem}.toml"));
     run.write(&format!("{stem}.toml"), &tuned.to_toml())?;
-    run.write(rust_name, &to_rust_module(tuned, &toml_path.display().to_string()))?;
+    run.write(rust_name, &tuned.to_rust_module(&toml_path.display().to_string())?)?;
     Ok(toml_path)
 }
 
@@ -64,10 +69,14 @@ pub fn finish_tuning(setup: &Setup, values: &[f64], games: u64, extra: serde_jso
             eprintln!("bake the evaluation into the engine with: tune export --params {}", toml.display());
         }
         if tunes(false) {
-            write_params(&setup.run, &search, "search", "search_params.rs")?;
+            let toml = write_params(&setup.run, &search, "search", "search_params.rs")?;
             written.extend(["search.toml", "search_params.rs"]);
+            eprintln!(
+                "bake the search constants into the engine with: tune export --search-params {}",
+                toml.display()
+            );
         }
-        write_report(&setup.run, &eval, Some(&setup.eval));
+        write_report(&setup.run, &eval, Some(setup.eval.set()));
     }
     let largest = setup.space.largest_changes(&playable, 12);
     if !largest.is_empty() {

@@ -10,8 +10,7 @@ use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use whetstone::params::ParamSet;
-use whetstone::search::SearchParams;
+use whetstone::params::{EvalParamSet, SearchParamSet};
 
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
@@ -123,10 +122,10 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
 
 /// --import-openbench: OpenBench's final values into the params files.
 fn import(args: &SpsaArgs, path: &std::path::Path) -> Result<()> {
-    let mut eval = ParamSet::load(&args.common.params)?;
+    let mut eval = EvalParamSet::load(&args.common.params)?;
     let mut search = match &args.common.search_params {
-        Some(p) => ParamSet::load(p)?,
-        None => SearchParams::built_in_set(),
+        Some(p) => SearchParamSet::load(p)?,
+        None => SearchParamSet::baked(),
     };
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let n = import_openbench(&text, &path.display().to_string(), &mut eval, &mut search)?;
@@ -250,8 +249,8 @@ mod tests {
         std::fs::write(dir.join("ob.txt"), &lines).unwrap();
         let import_args = args(&dir.join("c"), &["--import-openbench", dir.join("ob.txt").to_str().unwrap()]);
         run(&import_args).unwrap();
-        let tuned = ParamSet::load(&dir.join("c/tuned.toml")).unwrap();
-        let names = whetstone::uci::option_names(&tuned);
+        let tuned = EvalParamSet::load(&dir.join("c/tuned.toml")).unwrap();
+        let names = tuned.value_names();
         let tempo = names.iter().position(|n| n == "tempo_mg").unwrap();
         let dim = setup.space.names().iter().position(|n| n == "tempo_mg").unwrap();
         assert_eq!(tuned.values()[tempo] as f64, setup.space.playable(straight.spsa.values())[dim]);

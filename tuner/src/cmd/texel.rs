@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
-use whetstone::params::ParamSet;
+use whetstone::params::{EvalParamSet, ParamSet};
 
 use crate::export::{write_params, write_report};
 use crate::model::store::shuffle;
@@ -121,8 +121,7 @@ pub fn run(args: &TexelArgs) -> Result<()> {
 }
 
 fn run_in_pool(args: &TexelArgs) -> Result<()> {
-    let set = ParamSet::load(&args.params)?;
-    set.check_layout(&ParamSet::baked(), &args.params.display().to_string())?;
+    let set = EvalParamSet::load(&args.params)?;
     crate::dataset::check_files("--data", &args.data)?;
     crate::dataset::check_files("--valid", &args.valid)?;
     if args.resume {
@@ -289,7 +288,13 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
 }
 
 /// Tuned values rounded into the set, written as TOML and Rust, with the plot and summary.
-fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Optimised, frozen: &[&str]) -> Result<()> {
+fn finish(
+    args: &TexelArgs,
+    set: &EvalParamSet,
+    data: &Data,
+    outcome: &Optimised,
+    frozen: &[&str],
+) -> Result<()> {
     let layout = Layout::new(set);
     let train = Model { layout: &layout, store: &data.train };
     // The scale drift: a K refitted on the tuned values above the run's K means the tuned
@@ -305,9 +310,8 @@ fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Optimised, fr
             }
         }
     }
-    let mut tuned = set.clone();
     let rounded: Vec<i32> = weights.iter().map(|w| w.round() as i32).collect();
-    tuned.set_values(&rounded);
+    let tuned = set.with_values(&rounded);
     let run = RunDir::create(&args.out)?;
     let toml_path = write_params(&run, &tuned, "tuned", "eval_params.rs")?;
     let start: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
@@ -356,7 +360,7 @@ fn finish(args: &TexelArgs, set: &ParamSet, data: &Data, outcome: &Optimised, fr
     });
     run.write_json("result.json", &serde_json::json!({ "values_changed": end.iter().zip(&start).filter(|(a, b)| a != b).count(), "frozen": frozen, "k": outcome.k }))?;
     run.write_meta("texel", args, args.resume, Some(results))?;
-    write_report(&run, &tuned, Some(set));
+    write_report(&run, &tuned, Some(set.set()));
     println!("{summary}");
     println!(
         "wrote {}/tuned.toml, eval_params.rs, log.csv, log.json, summary.txt, loss.png, result.json, run.json, report/\n\

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Result};
 use whetstone::eval::Weights;
-use whetstone::params::ParamSet;
+use whetstone::params::{EvalParamSet, SearchParamSet};
 use whetstone::search::SearchParams;
 
 use super::{GameFitness, Games, Trial};
@@ -20,8 +20,8 @@ use crate::play::stats::GameScore;
 
 pub struct SelfPlay {
     pub space: Space,
-    pub eval: ParamSet,
-    pub search: ParamSet,
+    pub eval: EvalParamSet,
+    pub search: SearchParamSet,
     pub settings: GameSettings,
     pub openings: Vec<Opening>,
     pub concurrency: usize,
@@ -30,14 +30,14 @@ pub struct SelfPlay {
 
 impl SelfPlay {
     /// The engine with the candidate's values.
-    fn setup(&self, name: String, x: &[f64]) -> Result<EngineSetup> {
+    fn setup(&self, name: String, x: &[f64]) -> EngineSetup {
         let (mut eval, mut search) = (self.eval.clone(), self.search.clone());
         self.space.apply(x, &mut eval, &mut search);
         let mut setup = EngineSetup::built_in(&name);
-        setup.weights = Arc::new(Weights::from_params(&eval)?);
-        setup.search = Arc::new(SearchParams::from_set(&search)?);
+        setup.weights = Arc::new(Weights::from_params(&eval));
+        setup.search = Arc::new(SearchParams::from_set(&search));
         setup.hash_mb = self.hash_mb;
-        Ok(setup)
+        setup
     }
 }
 
@@ -62,17 +62,17 @@ impl GameFitness for SelfPlay {
         on_games: &mut dyn FnMut(u64),
     ) -> Result<Vec<Games>> {
         // Contestant 0 is the reference; then each trial's candidate and, if any, its opponent.
-        let mut contestants = vec![Contestant::InProcess(self.setup("start".into(), &self.space.starts())?)];
+        let mut contestants = vec![Contestant::InProcess(self.setup("start".into(), &self.space.starts()))];
         let mut jobs = Vec::new();
         let mut trial_of_job = Vec::new();
         let pairs: usize = trials.iter().map(|t| self.games_per_trial(t.games) as usize / 2).sum();
         let schedule = book::schedule(self.openings.len(), pairs, BookOrder::Random, seed, 1);
         for (t, trial) in trials.iter().enumerate() {
             let first = contestants.len();
-            contestants.push(Contestant::InProcess(self.setup(format!("candidate{t}"), &trial.candidate)?));
+            contestants.push(Contestant::InProcess(self.setup(format!("candidate{t}"), &trial.candidate)));
             let second = match &trial.opponent {
                 Some(x) => {
-                    contestants.push(Contestant::InProcess(self.setup(format!("opponent{t}"), x)?));
+                    contestants.push(Contestant::InProcess(self.setup(format!("opponent{t}"), x)));
                     contestants.len() - 1
                 }
                 None => 0,
@@ -122,8 +122,8 @@ mod tests {
 
     #[test]
     fn a_crippled_candidate_loses_to_the_reference_and_duels_are_symmetric() {
-        let eval = ParamSet::baked();
-        let search = SearchParams::built_in_set();
+        let eval = EvalParamSet::baked();
+        let search = SearchParamSet::baked();
         let slots = eval.select(&["material"]).unwrap();
         let space = Space::from_sets(&eval, &slots, None);
         let fitness = SelfPlay {

@@ -6,8 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use whetstone::params::ParamSet;
-use whetstone::search::SearchParams;
+use whetstone::params::{EvalParamSet, SearchParamSet};
 
 use crate::fitness::command::CommandFitness;
 use crate::fitness::selfplay::SelfPlay;
@@ -99,8 +98,8 @@ pub struct TuneArgs {
 /// What a tuner run starts from.
 pub struct Setup {
     pub space: Space,
-    pub eval: ParamSet,
-    pub search: ParamSet,
+    pub eval: EvalParamSet,
+    pub search: SearchParamSet,
     pub fitness: Box<dyn Fitness>,
     pub run: RunDir,
     /// Whether the space came from the params files (so the result is written back as params).
@@ -123,16 +122,10 @@ impl TuneArgs {
         if kind == FitnessKind::Texel {
             crate::dataset::check_files("--data", &self.data)?;
         }
-        let eval = ParamSet::load(&self.params)?;
-        eval.check_layout(&ParamSet::baked(), &self.params.display().to_string())?;
+        let eval = EvalParamSet::load(&self.params)?;
         let search = match &self.search_params {
-            Some(path) => {
-                let set = ParamSet::load(path)?;
-                SearchParams::from_set(&set)
-                    .with_context(|| format!("search constants in {}", path.display()))?;
-                set
-            }
-            None => SearchParams::built_in_set(),
+            Some(path) => SearchParamSet::load(path)?,
+            None => SearchParamSet::baked(),
         };
         let (mut space, from_params) = if kind == FitnessKind::Command {
             let Some(path) = &self.space else {
@@ -185,7 +178,7 @@ impl TuneArgs {
     }
 
     /// The values to tune: --only globs over both sets' term names; each glob must match.
-    fn select(&self, eval: &ParamSet, search: &ParamSet) -> Result<Space> {
+    fn select(&self, eval: &EvalParamSet, search: &SearchParamSet) -> Result<Space> {
         let (eval_slots, search_slots) = if self.only.is_empty() {
             if self.search_params.is_some() {
                 (vec![], search.select(&[])?)
@@ -215,7 +208,7 @@ impl TuneArgs {
         Ok(space)
     }
 
-    fn selfplay(&self, space: &Space, eval: &ParamSet, search: &ParamSet) -> Result<SelfPlay> {
+    fn selfplay(&self, space: &Space, eval: &EvalParamSet, search: &SearchParamSet) -> Result<SelfPlay> {
         let mut settings = self.play.settings().or_else(|e| {
             if self.play.nodes.is_none() && self.play.depth.is_none() && self.play.tc.is_none() {
                 let mut play = self.play.clone();

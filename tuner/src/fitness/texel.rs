@@ -80,7 +80,7 @@ impl TexelFitness {
             .cloned()
             .partition(|d| !matches!(d.slot, Slot::Eval(i) if rare.contains(&i)));
         self.space = Space { dims: kept };
-        // Named as the params file names them (`pst.pawn[a1].mg`), as `tune texel` and the report do.
+        // Named by `ParamSet::value_names` (`pst_pawn_a1_mg`), as everywhere else.
         let frozen = frozen.into_iter().filter_map(|d| {
             if let Slot::Eval(i) = d.slot {
                 Some(names[i].clone())

@@ -280,14 +280,14 @@ fn coverage_counts_phase_weighted_positions_per_value() {
     let names = set.value_names();
     let slot = |name: &str| names.iter().position(|n| n == name).unwrap_or_else(|| panic!("{name}"));
     // Pawns never stand on the first rank.
-    assert_eq!(cover[slot("pst.pawn[a1].mg")], 0.0);
-    assert_eq!(cover[slot("pst.pawn[h1].eg")], 0.0);
+    assert_eq!(cover[slot("pst_pawn_a1_mg")], 0.0);
+    assert_eq!(cover[slot("pst_pawn_h1_eg")], 0.0);
     // Every position has pawns (in the first 90 plies of random play): the pawn's mg and eg
     // coverage add up to the positions where White and Black pawn counts differ, at most all.
-    let pawn = cover[slot("material[pawn].mg")] + cover[slot("material[pawn].eg")];
+    let pawn = cover[slot("material_pawn_mg")] + cover[slot("material_pawn_eg")];
     assert!(pawn > 0.0 && pawn <= positions.len() as f64 + 1e-9, "{pawn}");
     // Early random play is middle game: mg coverage dominates.
-    assert!(cover[slot("material[pawn].mg")] > cover[slot("material[pawn].eg")]);
+    assert!(cover[slot("material_pawn_mg")] > cover[slot("material_pawn_eg")]);
     assert!(cover.iter().all(|&c| c >= 0.0 && c <= positions.len() as f64 + 1e-9));
 }
 

@@ -6,8 +6,7 @@
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
-use whetstone::params::ParamSet;
-use whetstone::uci::option_names;
+use whetstone::params::{EvalParamSet, ParamSet, SearchParamSet};
 
 /// Which set a dimension's value belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,8 +21,8 @@ pub enum Slot {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Dim {
-    /// The name as a UCI option (`pst_knight_e4_mg`, `nmp_base`): OpenBench and the command
-    /// fitness use it.
+    /// The value's name (`pst_knight_e4_mg`, `nmp_base`: see `ParamSet::value_names`), which is
+    /// also its UCI option name; OpenBench and the command fitness use it.
     pub name: String,
     pub integer: bool,
     pub start: f64,
@@ -55,10 +54,14 @@ pub fn default_c_end(start: f64, min: f64, max: f64) -> f64 {
 
 impl Space {
     /// The selected slots of the evaluation set and, optionally, of a search-constants set.
-    pub fn from_sets(eval: &ParamSet, eval_slots: &[usize], search: Option<(&ParamSet, &[usize])>) -> Space {
+    pub fn from_sets(
+        eval: &EvalParamSet,
+        eval_slots: &[usize],
+        search: Option<(&SearchParamSet, &[usize])>,
+    ) -> Space {
         let mut dims = Vec::new();
         let mut add = |set: &ParamSet, slots: &[usize], slot: fn(usize) -> Slot| {
-            let (names, values, bounds) = (option_names(set), set.values(), set.value_bounds());
+            let (names, values, bounds) = (set.value_names(), set.values(), set.value_bounds());
             for &i in slots {
                 let (start, min, max) = (values[i] as f64, bounds[i].0 as f64, bounds[i].1 as f64);
                 dims.push(Dim {
@@ -161,7 +164,7 @@ impl Space {
     }
 
     /// Writes `x` (rounded) into the sets its dimensions came from.
-    pub fn apply(&self, x: &[f64], eval: &mut ParamSet, search: &mut ParamSet) {
+    pub fn apply(&self, x: &[f64], eval: &mut EvalParamSet, search: &mut SearchParamSet) {
         let (mut ev, mut sv) = (eval.values(), search.values());
         for (v, d) in self.playable(x).into_iter().zip(&self.dims) {
             match d.slot {
@@ -252,9 +255,14 @@ fn parse_line(line: &str) -> Result<Dim> {
 /// Reads OpenBench SPSA lines (a tuning's result) back into the params sets: each line's name
 /// must be a slot of `eval` or `search`; its default is the new value. Returns how many values
 /// were set.
-pub fn import_openbench(text: &str, file: &str, eval: &mut ParamSet, search: &mut ParamSet) -> Result<usize> {
+pub fn import_openbench(
+    text: &str,
+    file: &str,
+    eval: &mut EvalParamSet,
+    search: &mut SearchParamSet,
+) -> Result<usize> {
     let space = Space::parse_openbench(text, file)?;
-    let (eval_names, search_names) = (option_names(eval), option_names(search));
+    let (eval_names, search_names) = (eval.value_names(), search.value_names());
     let (mut ev, mut sv) = (eval.values(), search.values());
     let (eb, sb) = (eval.value_bounds(), search.value_bounds());
     for d in &space.dims {
@@ -284,7 +292,6 @@ pub fn import_openbench(text: &str, file: &str, eval: &mut ParamSet, search: &mu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use whetstone::search::SearchParams;
 
     #[test]
     fn openbench_lines_round_trip_and_bad_lines_name_the_line() {
@@ -312,8 +319,8 @@ mod tests {
 
     #[test]
     fn a_params_selection_exports_to_openbench_and_imports_back() {
-        let eval = ParamSet::baked();
-        let search = SearchParams::built_in_set();
+        let eval = EvalParamSet::baked();
+        let search = SearchParamSet::baked();
         let eval_slots = eval.select(&["tempo"]).unwrap();
         let search_slots = search.select(&["nmp.*"]).unwrap();
         let space = Space::from_sets(&eval, &eval_slots, Some((&search, &search_slots)));

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use whetstone::config::EngineConfig;
 use whetstone::eval::Weights;
-use whetstone::params::ParamSet;
+use whetstone::params::SearchParamSet;
 use whetstone::search::history::History;
 use whetstone::search::tt::TranspositionTable;
 use whetstone::search::{self, Limits, SearchParams, Shared, MATE, MATE_BOUND};
@@ -54,10 +54,8 @@ impl EngineSetup {
                 .with_context(|| format!("loading evaluation weights from {}", params.display()))?,
         );
         if let Some(path) = search_params {
-            let set = ParamSet::load(path).with_context(|| format!("loading {}", path.display()))?;
-            let search = SearchParams::from_set(&set)
-                .with_context(|| format!("search constants in {}", path.display()))?;
-            setup.search = Arc::new(search);
+            let set = SearchParamSet::load(path).context("loading search constants")?;
+            setup.search = Arc::new(SearchParams::from_set(&set));
         }
         Ok(setup)
     }

@@ -768,7 +768,7 @@ mod tests {
         if with_trajectory {
             std::fs::write(
                 dir.join("trajectory.csv"),
-                "epoch,pst.knight[e4].mg,tempo\n0,10,20\n1,12,19\n2,15,18\n",
+                "epoch,pst_knight_e4_mg,tempo\n0,10,20\n1,12,19\n2,15,18\n",
             )
             .unwrap();
         }
@@ -994,13 +994,13 @@ mod tests {
         set(&mut params, "tempo", &|t| t.mg[0] += 10); // 10 of 100: 10%
         set(&mut params, "pst.knight", &|t| t.eg[28] -= 30); // 30 of 600: 5%
         set(&mut params, "material", &|t| t.mg[4] += 40); // 40 of 2000: 2%
-        let frozen = Frozen::from_names(["material[queen].mg"]);
+        let frozen = Frozen::from_names(["material_queen_mg"]);
         let section = changes_section(&params, &baseline, &frozen, 25);
         let Block::Table { caption, header, rows } = &section.body[0] else { panic!("no table") };
         assert!(caption.contains("3 of 3 changed values"), "{caption}");
         assert_eq!(header, &["value", "baseline", "shown", "change", "of range", "frozen"]);
         let names: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
-        assert_eq!(names, ["tempo.mg", "pst.knight[e4].eg", "material[queen].mg"]);
+        assert_eq!(names, ["tempo_mg", "pst_knight_e4_eg", "material_queen_mg"]);
         let tempo = baseline.term("tempo").unwrap().mg[0];
         assert_eq!(
             rows[0][1..5],

@@ -1124,15 +1124,16 @@ pub fn log_plots(run_dir: &Path, dir: &Path) -> Result<Vec<Image>> {
     Ok(out)
 }
 
-/// The units of some trajectory columns: those of the evaluation values they name (any spelling,
-/// as [`Frozen`] compares names), "own units" for others (search constants), joined by "; ".
+/// The units of some trajectory columns: those of the evaluation values they name (in either
+/// spelling, as [`Frozen`] compares names), "own units" for others (search constants), joined by
+/// "; ".
 pub fn trajectory_units<'a>(names: impl Iterator<Item = &'a str>) -> String {
     let baked = ParamSet::baked();
     let mut unit_of = std::collections::HashMap::new();
     for term in &baked.terms {
         for i in 0..term.len() {
             for eg in [false, true] {
-                unit_of.insert(super::flat_name(&super::value_name(term, i, eg)), value_unit(term));
+                unit_of.insert(super::flat_name(&term.value_name(i, eg)), value_unit(term));
             }
         }
     }

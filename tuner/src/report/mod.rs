@@ -153,9 +153,9 @@ fn debug_field(text: &str, name: &str) -> Option<String> {
 
 /// Values a tuning run left at their start because they were seen in too few positions
 /// (`--min-coverage`): the `"frozen"` list of the run folder's `result.json` (or of
-/// `run.json`'s `results`), value names as [`ParamSet::value_names`] gives them. Names are
-/// compared with every run of characters other than letters and digits as one `_`, so the
-/// tuners' flat names (`pst_pawn_a1_mg`) match too.
+/// `run.json`'s `results`), value names as [`ParamSet::value_names`] gives them
+/// (`pst_pawn_a1_mg`). Names are compared with every run of characters other than letters and
+/// digits as one `_`, so the dotted spelling older runs wrote (`pst.pawn[a1].mg`) still matches.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Frozen {
     names: std::collections::HashSet<String>,
@@ -188,7 +188,7 @@ impl Frozen {
         self.names.len()
     }
 
-    /// Whether the value called `name` (any spelling, see the type's docs) is frozen.
+    /// Whether the value called `name` (either spelling, see the type's docs) is frozen.
     pub fn contains(&self, name: &str) -> bool {
         !self.names.is_empty() && self.names.contains(&flat_name(name))
     }
@@ -196,7 +196,7 @@ impl Frozen {
     /// Whether element `i` of `term` is frozen in the end game (`eg`) or middle game; an unphased
     /// term's one value answers both.
     pub fn element(&self, term: &Term, i: usize, eg: bool) -> bool {
-        !self.names.is_empty() && self.contains(&value_name(term, i, eg))
+        !self.names.is_empty() && self.contains(&term.value_name(i, eg))
     }
 
     /// The frozen phases of element `i`: "mg", "eg", "mg, eg", "yes" (unphased) or "".
@@ -212,7 +212,8 @@ impl Frozen {
 }
 
 /// A value name with every run of characters other than letters and digits as one `_`,
-/// lowercased: `pst.pawn[a1].mg` and `pst_pawn_a1_mg` are both `pst_pawn_a1_mg`.
+/// lowercased: the value name itself ([`ParamSet::value_names`]), and for the dotted spelling of
+/// older run folders the same: `pst.pawn[a1].mg` and `pst_pawn_a1_mg` are both `pst_pawn_a1_mg`.
 pub(crate) fn flat_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for c in name.chars() {
@@ -223,17 +224,6 @@ pub(crate) fn flat_name(name: &str) -> String {
         }
     }
     out.trim_end_matches('_').to_string()
-}
-
-/// The value name of element `i` of `term` (as [`ParamSet::value_names`] spells it).
-pub fn value_name(term: &Term, i: usize, eg: bool) -> String {
-    let label = term.element_label(i);
-    let base = if label.is_empty() { term.name.clone() } else { format!("{}[{label}]", term.name) };
-    match (term.phased, eg) {
-        (false, _) => base,
-        (true, false) => format!("{base}.mg"),
-        (true, true) => format!("{base}.eg"),
-    }
 }
 
 /// The elements of a term no position can use, so the report does not show them as values of
@@ -448,10 +438,10 @@ mod tests {
         assert_eq!(frozen.phases(params.term("tempo").unwrap(), 0), "eg");
         assert!(frozen.contains("PST.PAWN[A2].MG"));
         assert!(!Frozen::default().contains("tempo.eg"));
-        // Every value name matches itself and its flat spelling only.
+        // Value names are already flat, so a name written by a run matches itself and nothing else.
         let names = params.value_names();
-        let flat: std::collections::HashSet<String> = names.iter().map(|n| flat_name(n)).collect();
-        assert_eq!(flat.len(), names.len());
+        assert!(names.iter().all(|n| flat_name(n) == *n));
+        assert!(frozen.contains("pst_pawn_a2_mg") && frozen.contains("tempo_eg"));
     }
 
     #[test]
@@ -507,13 +497,13 @@ mod tests {
         let mut values = after.values();
         let names = after.value_names();
         let at = |n: &str| names.iter().position(|x| x == n).unwrap();
-        values[at("tempo.mg")] += 5; // 5 of 100
-        values[at("material[queen].eg")] += 60; // 60 of 2000
-        values[at("pst.king[g1].mg")] -= 60; // 60 of 600
+        values[at("tempo_mg")] += 5; // 5 of 100
+        values[at("material_queen_eg")] += 60; // 60 of 2000
+        values[at("pst_king_g1_mg")] -= 60; // 60 of 600
         after.set_values(&values);
         let changes = largest_changes(&after, &before, 10);
         let order: Vec<&str> = changes.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(order, ["pst.king[g1].mg", "tempo.mg", "material[queen].eg"]);
+        assert_eq!(order, ["pst_king_g1_mg", "tempo_mg", "material_queen_eg"]);
         assert!((changes[0].relative + 0.1).abs() < 1e-12);
         assert_eq!(changes[1].after - changes[1].before, 5);
         assert_eq!(largest_changes(&after, &before, 1).len(), 1);

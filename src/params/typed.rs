@@ -1,0 +1,161 @@
+//! Parameter sets the engine can use: [`EvalParamSet`] (the evaluation's weights) and
+//! [`SearchParamSet`] (the search constants). Each wraps a [`ParamSet`] whose terms, shapes,
+//! lengths and order were checked against the build's baked module when the value was made, and
+//! the only way to change it afterwards keeps that layout. So `Weights` and `SearchParams`, which
+//! read values by the baked modules' `idx` offsets, take these and never check again, and no
+//! caller can forget the check or check against the wrong layout.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::Deref;
+use std::path::Path;
+
+use super::{to_rust_module, ModuleKind, ParamSet, ParamsError};
+
+/// Who reads a set's values, as error messages name it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Reader {
+    /// "the evaluation", "the search".
+    pub name: &'static str,
+    /// The file that declares the build's terms.
+    pub declared_in: &'static str,
+}
+
+/// The layout a [`CheckedSet`] is checked against: one of the engine's baked modules.
+pub trait Layout {
+    /// Who reads the values (for error messages).
+    const READER: Reader;
+    /// How `tune export` writes such a set into the build.
+    const MODULE: ModuleKind;
+    /// The set the build was made from (its generated `param_set()`).
+    fn baked() -> ParamSet;
+}
+
+/// The evaluation's layout: `src/eval/baked.rs`, from `params/eval.toml`.
+pub enum EvalLayout {}
+
+/// The search constants' layout: `src/search/baked.rs`, from `params/search.toml`.
+pub enum SearchLayout {}
+
+impl Layout for EvalLayout {
+    const READER: Reader = Reader { name: "the evaluation", declared_in: "params/eval.toml" };
+    const MODULE: ModuleKind = ModuleKind::Eval;
+    fn baked() -> ParamSet {
+        crate::eval::baked::param_set()
+    }
+}
+
+impl Layout for SearchLayout {
+    const READER: Reader = Reader { name: "the search", declared_in: "params/search.toml" };
+    const MODULE: ModuleKind = ModuleKind::Search;
+    fn baked() -> ParamSet {
+        crate::search::baked::param_set()
+    }
+}
+
+/// A [`ParamSet`] with the layout of `L`'s baked module. Read it through `Deref` (or
+/// [`CheckedSet::set`]); change its values with [`CheckedSet::set_values`] or
+/// [`CheckedSet::with_values`], which keep the layout.
+pub struct CheckedSet<L: Layout> {
+    set: ParamSet,
+    layout: PhantomData<L>,
+}
+
+/// Evaluation weights that fit the build's evaluation (`src/eval/baked.rs`).
+pub type EvalParamSet = CheckedSet<EvalLayout>;
+
+/// Search constants that fit the build's search (`src/search/baked.rs`).
+pub type SearchParamSet = CheckedSet<SearchLayout>;
+
+impl<L: Layout> CheckedSet<L> {
+    /// The values the engine was built with.
+    pub fn baked() -> CheckedSet<L> {
+        CheckedSet { set: L::baked(), layout: PhantomData }
+    }
+
+    /// Reads and validates a params file, then checks its layout; errors name the file and the
+    /// term.
+    pub fn load(path: &Path) -> Result<CheckedSet<L>, ParamsError> {
+        let set = ParamSet::load(path)?;
+        Self::from_set(set, &path.display().to_string())
+    }
+
+    /// Checks a set against the build's layout; `file` names its source in error messages.
+    pub fn from_set(set: ParamSet, file: &str) -> Result<CheckedSet<L>, ParamsError> {
+        set.check_layout(&L::baked(), file, &L::READER)?;
+        Ok(CheckedSet { set, layout: PhantomData })
+    }
+
+    /// Checks a set that may also declare terms the build does not read yet (how the evaluation
+    /// grows: `tune export` gives new terms their index constants for the code that will read
+    /// them): the terms the build knows must have its layout. Returns the new terms' names.
+    pub fn check_known_terms(set: &ParamSet, file: &str) -> Result<Vec<String>, ParamsError> {
+        let baked = L::baked();
+        let (known, new): (Vec<_>, Vec<_>) =
+            set.terms.iter().cloned().partition(|t| baked.term(&t.name).is_some());
+        ParamSet { terms: known }.check_layout(&baked, file, &L::READER)?;
+        Ok(new.into_iter().map(|t| t.name).collect())
+    }
+
+    /// The set, read-only.
+    pub fn set(&self) -> &ParamSet {
+        &self.set
+    }
+
+    /// The set, given up (for code that edits terms directly and checks again with `from_set`).
+    pub fn into_set(self) -> ParamSet {
+        self.set
+    }
+
+    /// Replaces every value from a flat vector (see [`ParamSet::values`]); the layout stays.
+    /// Panics when `values` is not as long as the flat vector (a caller's bug, not bad input).
+    pub fn set_values(&mut self, values: &[i32]) {
+        self.set.set_values(values);
+    }
+
+    /// A copy with every value replaced from a flat vector, as [`CheckedSet::set_values`].
+    pub fn with_values(&self, values: &[i32]) -> CheckedSet<L> {
+        let mut copy = self.clone();
+        copy.set_values(values);
+        copy
+    }
+
+    /// The set as the build's generated module (`src/eval/baked.rs` or `src/search/baked.rs`);
+    /// `source` names the TOML it came from.
+    pub fn to_rust_module(&self, source: &str) -> Result<String, ParamsError> {
+        to_rust_module(&self.set, source, L::MODULE)
+    }
+}
+
+impl<L: Layout> Deref for CheckedSet<L> {
+    type Target = ParamSet;
+
+    fn deref(&self) -> &ParamSet {
+        &self.set
+    }
+}
+
+// By hand: derived impls would ask the same of `L`, which is only a marker.
+impl<L: Layout> Clone for CheckedSet<L> {
+    fn clone(&self) -> CheckedSet<L> {
+        CheckedSet { set: self.set.clone(), layout: PhantomData }
+    }
+}
+
+impl<L: Layout> PartialEq for CheckedSet<L> {
+    fn eq(&self, other: &CheckedSet<L>) -> bool {
+        self.set == other.set
+    }
+}
+
+impl<L: Layout> fmt::Debug for CheckedSet<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CheckedSet").field("reader", &L::READER.name).field("set", &self.set).finish()
+    }
+}
+
+impl<L: Layout> fmt::Display for CheckedSet<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.set.fmt(f)
+    }
+}
