@@ -10,6 +10,7 @@ use super::history::{piece_to, MAX_PLY, NO_PIECE_TO};
 use super::movepick::{is_noisy, MovePicker};
 use super::see::{see_ge, SEE_VALUE};
 use super::tt::Bound;
+use super::baked::idx;
 use super::{Searcher, INFINITY, MATE, MATE_BOUND};
 
 impl Searcher<'_> {
@@ -90,8 +91,8 @@ impl Searcher<'_> {
 
         if !in_check && !pv_node && excluded.is_null() {
             // Step 5. Reverse futility pruning: far above beta at low depth, assume a cutoff.
-            let margin = p.rfp_margin * (depth - improving as i32);
-            if depth <= p.rfp_max_depth && eval - margin >= beta && eval < MATE_BOUND {
+            let margin = p[idx::RFP_MARGIN] * (depth - improving as i32);
+            if depth <= p[idx::RFP_MAX_DEPTH] && eval - margin >= beta && eval < MATE_BOUND {
                 return eval;
             }
             // Step 6. Null-move pruning: if passing still beats beta, a real move will too.
@@ -103,7 +104,7 @@ impl Searcher<'_> {
                 && beta > -MATE_BOUND
             {
                 let r =
-                    p.nmp_base + depth / p.nmp_depth_divisor + ((eval - beta) / p.nmp_eval_divisor).min(3);
+                    p[idx::NMP_BASE] + depth / p[idx::NMP_DEPTH_DIVISOR] + ((eval - beta) / p[idx::NMP_EVAL_DIVISOR]).min(3);
                 self.moved[ply + 2] = NO_PIECE_TO;
                 self.pos.make_null_move();
                 let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -146,28 +147,28 @@ impl Searcher<'_> {
             if !root && best_score > -MATE_BOUND && moves_searched > 0 {
                 if quiet && !in_check && !gives_check {
                     // Late-move pruning: enough quiet moves tried.
-                    let limit = (p.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
-                    if depth <= p.lmp_max_depth && quiets_tried.len() >= limit {
+                    let limit = (p[idx::LMP_BASE] + depth * depth) as usize / if improving { 1 } else { 2 };
+                    if depth <= p[idx::LMP_MAX_DEPTH] && quiets_tried.len() >= limit {
                         picker.skip_quiets();
                         continue;
                     }
                     // Futility pruning: even a good quiet move cannot lift the score to alpha.
-                    if depth <= p.futility_max_depth
-                        && eval + p.futility_base + p.futility_per_depth * depth <= alpha
+                    if depth <= p[idx::FUTILITY_MAX_DEPTH]
+                        && eval + p[idx::FUTILITY_BASE] + p[idx::FUTILITY_PER_DEPTH] * depth <= alpha
                     {
                         picker.skip_quiets();
                         continue;
                     }
                     // SEE pruning of quiet moves that hang material.
-                    if p.see_quiet_margin > 0
+                    if p[idx::SEE_QUIET_MARGIN] > 0
                         && depth <= 8
-                        && !see_ge(&self.pos, m, -p.see_quiet_margin * depth * depth)
+                        && !see_ge(&self.pos, m, -p[idx::SEE_QUIET_MARGIN] * depth * depth)
                     {
                         continue;
                     }
                 }
                 // SEE pruning of captures that lose too much material.
-                if !quiet && depth <= 6 && !see_ge(&self.pos, m, -p.see_capture_margin * depth) {
+                if !quiet && depth <= 6 && !see_ge(&self.pos, m, -p[idx::SEE_CAPTURE_MARGIN] * depth) {
                     continue;
                 }
             }
@@ -180,13 +181,13 @@ impl Searcher<'_> {
             if let Some(e) = entry.filter(|e| {
                 !root
                     && m == tt_move
-                    && depth >= p.singular_min_depth
+                    && depth >= p[idx::SINGULAR_MIN_DEPTH]
                     && e.depth >= depth - 3
                     && e.bound != Bound::Upper
                     && score_from_tt(e.score, ply).abs() < MATE_BOUND
             }) {
                 let tt_score = score_from_tt(e.score, ply);
-                let singular_beta = tt_score - p.singular_margin * depth / 8;
+                let singular_beta = tt_score - p[idx::SINGULAR_MARGIN] * depth / 8;
                 self.excluded[ply] = m;
                 let score = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
                 self.excluded[ply] = Move::NULL;
@@ -229,7 +230,7 @@ impl Searcher<'_> {
                 r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
                 r -= gives_check as i32;
                 r -= history_score / 8192; // well-tried moves less, failures more
-                r += p.lmr_cut_node * cut_node as i32;
+                r += p[idx::LMR_CUT_NODE] * cut_node as i32;
                 let r = r.clamp(0, new_depth - 1);
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
@@ -386,7 +387,7 @@ impl Searcher<'_> {
                 } else {
                     victim
                 };
-                if victim > 0 && stand_pat + victim + self.params.qsearch_delta <= alpha {
+                if victim > 0 && stand_pat + victim + self.params[idx::QSEARCH_DELTA] <= alpha {
                     continue;
                 }
             }

@@ -20,6 +20,7 @@ use crate::eval::{evaluate_cached, Weights};
 use crate::movegen::legal_moves;
 use crate::types::{Move, PieceType};
 
+use baked::idx;
 use history::{History, MAX_PLY};
 pub use params::SearchParams;
 pub use time::{Limits, TimeManager, TimePlan};
@@ -214,7 +215,7 @@ impl<'a> Searcher<'a> {
             // while the best move keeps changing, and when its subtree holds few of the nodes
             // (other moves came close); it shrinks when one move clearly dominates.
             let dropped = score <= previous_score - 33 && depth > 4;
-            let panic = if dropped { self.params.time_panic_percent as u64 } else { 100 };
+            let panic = if dropped { self.params[idx::TIME_PANIC_PERCENT] as u64 } else { 100 };
             let stability = [160, 125, 105, 90, 80][stable_iterations.min(4)];
             let best_nodes = self.root_nodes[result.best_move.from().index()][result.best_move.to().index()];
             let fraction = best_nodes * 100 / self.nodes.max(1); // percent
@@ -239,7 +240,7 @@ impl<'a> Searcher<'a> {
         multipv: usize,
         report: &mut dyn FnMut(&Report),
     ) -> (i32, Vec<Move>) {
-        let mut delta = self.params.aspiration_window;
+        let mut delta = self.params[idx::ASPIRATION_WINDOW];
         let (mut alpha, mut beta) = if depth >= 5 {
             ((guess - delta).max(-INFINITY), (guess + delta).min(INFINITY))
         } else {
