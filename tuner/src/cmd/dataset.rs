@@ -66,9 +66,12 @@ pub enum DatasetCommand {
     },
     /// Split a dataset into training and validation files, deterministically.
     ///
-    /// A line goes to the validation file when a hash of its line number and the seed falls below the
-    /// fraction: the same input gives the same split on every machine. Lines are copied unchanged; a
-    /// `fen,result` header goes to both files.
+    /// The file's positions are numbered in line order, and a position goes to the validation file
+    /// when a hash of its number and the seed falls below the fraction: the rule by which `tune
+    /// texel` (without --valid) and the Texel fitness hold positions out, so the validation file
+    /// holds what they would hold out of the same file with the same seed and fraction. Lines are
+    /// copied unchanged; a `fen,result` header goes to both files, lines without a position to the
+    /// training file.
     Split {
         /// The dataset to split.
         input: PathBuf,
@@ -78,10 +81,10 @@ pub enum DatasetCommand {
         /// Where the validation lines go.
         #[arg(long)]
         valid: PathBuf,
-        /// Expected share of lines in the validation file.
+        /// Expected share of positions in the validation file.
         #[arg(long, default_value_t = 0.1)]
         valid_fraction: f64,
-        /// Seed of the line hash (another seed, another split).
+        /// Seed of the hash (another seed, another split).
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -108,10 +111,12 @@ pub fn run(command: &DatasetCommand) -> Result<()> {
             println!("wrote {}", output.display());
         }
         DatasetCommand::Split { input, train, valid, valid_fraction, seed } => {
-            let SplitReport { lines, train: t, valid: v, header } =
+            let SplitReport { lines, train: t, valid: v, other, header } =
                 split(input, train, valid, *valid_fraction, *seed)?;
+            let other =
+                if other > 0 { format!(", {other} without a position (to training)") } else { String::new() };
             println!(
-                "{}: {lines} lines{} -> {} ({t} lines, {:.1}%), {} ({v} lines, {:.1}%)",
+                "{}: {lines} lines{}{other} -> {} ({t} positions, {:.1}%), {} ({v} positions, {:.1}%)",
                 input.display(),
                 if header { " (the CSV header copied to both)" } else { "" },
                 train.display(),

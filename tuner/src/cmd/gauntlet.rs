@@ -2,21 +2,18 @@
 //! process), as cutechess-cli's gauntlet: a table per opponent, a performance rating where the
 //! opponents carry ratings, every failure counted per side.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
-use serde::Deserialize;
+use anyhow::{bail, Result};
 
-use crate::play::args::{distinct_names, PlayArgs};
-use crate::play::inprocess::EngineSetup;
+use crate::play::args::{distinct_names, EngineArgs, PlayArgs};
+use crate::play::opponents::{load_opponents, table};
 use crate::play::output::PgnFile;
 use crate::play::pgn_out::PgnContext;
-use crate::play::runner::{self, Contestant, Flow, PairJob};
+use crate::play::runner::{self, Flow, PairJob};
 use crate::play::stats::performance_rating;
 use crate::play::tally::{Failures, Tally};
-use crate::play::uci_engine::EngineSpec;
 use crate::run::{game_bar, RunDir};
 
 /// Play our engine against each engine of an opponents file.
@@ -33,17 +30,17 @@ use crate::run::{game_bar, RunDir};
 /// Instead of `command`, `params = "params/handset.toml"` plays a configuration of our engine in
 /// this process. xboard engines are not supported: run them through polyglot's UCI adapter.
 #[derive(clap::Args, Debug, Clone, serde::Serialize)]
+#[command(
+    mut_arg("engine", |a| a.help("Our engine: a params file (in-process) or an engine binary")),
+    mut_arg("engine_search", |a| a.help("Search constants for --engine")),
+    mut_arg("engine_option", |a| a.help(
+        "UCI options for an --engine binary, `Name=Value` (repeatable; opponents take theirs from the opponents file)"
+    )),
+)]
 pub struct GauntletArgs {
-    /// Our engine: a params file (in-process) or an engine binary.
-    #[arg(long, default_value = "params/eval.toml")]
-    pub engine: PathBuf,
-    /// Search constants for --engine.
-    #[arg(long, value_name = "FILE")]
-    pub engine_search: Option<PathBuf>,
-    /// UCI options for an --engine binary, `Name=Value` (repeatable; opponents take theirs from
-    /// the opponents file).
-    #[arg(long, value_name = "NAME=VALUE")]
-    pub engine_option: Vec<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub engine: EngineArgs,
     /// The opponents file.
     #[arg(long)]
     pub opponents: PathBuf,
@@ -57,92 +54,11 @@ pub struct GauntletArgs {
     pub out: PathBuf,
 }
 
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct OpponentsFile {
-    engine: Vec<OpponentEntry>,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct OpponentEntry {
-    name: String,
-    command: Option<PathBuf>,
-    params: Option<PathBuf>,
-    #[serde(default)]
-    args: Vec<String>,
-    #[serde(default)]
-    options: BTreeMap<String, toml::Value>,
-    working_dir: Option<PathBuf>,
-    rating: Option<f64>,
-}
-
-/// An opponent: how to play it and its rating.
-pub struct Opponent {
-    pub contestant: Contestant,
-    pub rating: Option<f64>,
-}
-
-/// Reads an opponents file; errors name the file and the entry.
-pub fn load_opponents(path: &Path) -> Result<Vec<Opponent>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let file: OpponentsFile = toml::from_str(&text).with_context(|| format!("{}", path.display()))?;
-    if file.engine.is_empty() {
-        bail!("{}: no [[engine]] table", path.display());
-    }
-    file.engine.into_iter().map(|entry| opponent(entry, path)).collect()
-}
-
-fn opponent(entry: OpponentEntry, file: &Path) -> Result<Opponent> {
-    let context = || format!("{}: engine '{}'", file.display(), entry.name);
-    let contestant = match (&entry.command, &entry.params) {
-        (Some(command), None) => {
-            let options = entry
-                .options
-                .iter()
-                .map(|(k, v)| {
-                    let value = match v {
-                        toml::Value::String(s) => s.clone(),
-                        toml::Value::Integer(i) => i.to_string(),
-                        toml::Value::Float(f) => f.to_string(),
-                        toml::Value::Boolean(b) => b.to_string(),
-                        other => {
-                            bail!("{}: option {k} = {other} is not a string, number or boolean", context())
-                        }
-                    };
-                    Ok((k.clone(), value))
-                })
-                .collect::<Result<Vec<_>>>()?;
-            Contestant::External(EngineSpec {
-                name: entry.name.clone(),
-                command: command.clone(),
-                args: entry.args.clone(),
-                options,
-                working_dir: entry.working_dir.clone(),
-            })
-        }
-        (None, Some(params)) => {
-            if !entry.options.is_empty() || !entry.args.is_empty() {
-                bail!("{}: options and args apply to engine binaries (`command`)", context());
-            }
-            let mut setup = EngineSetup::from_files(params, None).with_context(context)?;
-            setup.name = entry.name.clone();
-            Contestant::InProcess(setup)
-        }
-        _ => bail!(
-            "{}: give exactly one of `command` (an engine binary) and `params` (a params file)",
-            context()
-        ),
-    };
-    Ok(Opponent { contestant, rating: entry.rating })
-}
-
 pub fn run(args: &GauntletArgs) -> Result<()> {
     let started = Instant::now();
     let settings = args.play.settings()?;
     let opponents = load_opponents(&args.opponents)?;
-    let mut contestants =
-        vec![args.play.contestant(&args.engine, args.engine_search.as_deref(), &args.engine_option)?];
+    let mut contestants = vec![args.engine.contestant(&args.play)?];
     contestants.extend(opponents.iter().map(|o| o.contestant.clone()));
     distinct_names(&mut contestants);
     if args.games == 0 {
@@ -251,31 +167,4 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
     });
     run.write_json("summary.json", &summary)?;
     run.write_meta("gauntlet", args, false, Some(summary))
-}
-
-/// One line per opponent: games, score, W-L-D, Elo ± error (ours against it), failures.
-fn table(contestants: &[Contestant], opponents: &[Opponent], tallies: &[Tally]) -> String {
-    let width = contestants.iter().map(|c| c.name().len()).max().unwrap_or(8).max(8);
-    let mut out = format!(
-        "{:<width$}  {:>6}  {:>6}  {:>14}  {:>16}  {:>6}  {:>22}\n",
-        "opponent", "games", "score", "W-L-D", "Elo (ours)", "rating", "failures ours/theirs"
-    );
-    for ((contestant, opponent), tally) in contestants[1..].iter().zip(opponents).zip(tallies) {
-        let elo = tally.elo();
-        let wld = format!("{}-{}-{}", tally.wld.wins, tally.wld.losses, tally.wld.draws);
-        let rating = opponent.rating.map_or("-".to_string(), |r| format!("{r:.0}"));
-        let failures = format!("{}/{}", tally.failures[0].total(), tally.failures[1].total());
-        out.push_str(&format!(
-            "{:<width$}  {:>6}  {:>5.1}%  {:>14}  {:>+7.1} ± {:>6.1}  {:>6}  {:>22}\n",
-            contestant.name(),
-            tally.games(),
-            100.0 * tally.wld.score(),
-            wld,
-            elo.elo,
-            elo.error,
-            rating,
-            failures
-        ));
-    }
-    out
 }

@@ -1,19 +1,20 @@
 //! `tune match`: two configurations of our engine (or any two UCI engines) play game pairs in
 //! parallel; the run prints fastchess's statistics, may stop on an SPRT decision, and leaves
-//! `games.pgn`, `summary.json` and `run.json` in its run folder.
+//! `games.pgn`, `journal.jsonl`, `summary.json` and `run.json` in its run folder; `--resume`
+//! continues a killed match (the match itself is `play/match_run.rs`).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use crate::play::args::{distinct_names, PlayArgs};
-use crate::play::output::PgnFile;
-use crate::play::pgn_out::PgnContext;
-use crate::play::runner::{self, Contestant, Flow, PairJob};
+use crate::play::args::{distinct_names, EngineArgs, PlayArgs};
+use crate::play::identity::RunIdentity;
+use crate::play::match_run::{play_match, MatchPlan};
+use crate::play::output::GAMES_FILE;
+use crate::play::runner::{Contestant, PairJob};
 use crate::play::stats::{EloModel, Sprt};
-use crate::play::tally::Tally;
-use crate::run::{game_bar, RunDir};
+use crate::run::RunDir;
 
 /// Play two engine configurations against each other.
 ///
@@ -24,15 +25,9 @@ use crate::run::{game_bar, RunDir};
 /// the pentanomial variance, nElo, LOS, and an optional SPRT that stops the match on a decision.
 #[derive(clap::Args, Debug, Clone, serde::Serialize)]
 pub struct MatchArgs {
-    /// The engine under test: a params file (in-process) or an engine binary.
-    #[arg(long, default_value = "params/eval.toml")]
-    pub engine: PathBuf,
-    /// Search constants (params/search.toml format) for --engine [default: the built-in ones].
-    #[arg(long, value_name = "FILE")]
-    pub engine_search: Option<PathBuf>,
-    /// UCI options for an --engine binary, `Name=Value` (repeatable; as fastchess's `option.`).
-    #[arg(long, value_name = "NAME=VALUE")]
-    pub engine_option: Vec<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub engine: EngineArgs,
     /// The reference: a params file or an engine binary.
     #[arg(long)]
     pub opponent: PathBuf,
@@ -59,7 +54,17 @@ pub struct MatchArgs {
     /// Run folder for games.pgn, summary.json and run.json [default: reports/match-<engine>-<opponent>].
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Continue the match in --out where it stopped: the pairs not yet played, with the options
+    /// it was started with (engines, limits, book, seed, adjudication, SPRT); --games may differ.
+    #[arg(long)]
+    pub resume: bool,
 }
+
+/// Options that do not change the games: how many are played, where, on how many threads, and
+/// how progress shows.
+const NOT_DEFINING: [&str; 5] = ["games", "out", "resume", "concurrency", "quiet"];
+/// Options naming files, recorded with their content.
+const FILES: [&str; 5] = ["engine", "engine_search", "opponent", "opponent_search", "book"];
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -83,8 +88,8 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     let started = Instant::now();
     let sprt = args.sprt()?;
     let settings = args.play.settings()?;
-    let mut contestants = vec![
-        args.play.contestant(&args.engine, args.engine_search.as_deref(), &args.engine_option)?,
+    let mut contestants = [
+        args.engine.contestant(&args.play)?,
         args.play.contestant(&args.opponent, args.opponent_search.as_deref(), &args.opponent_option)?,
     ];
     distinct_names(&mut contestants);
@@ -106,11 +111,22 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         .collect();
     let title = format!("{} vs {}", contestants[0].name(), contestants[1].name());
     let out = args.out.clone().unwrap_or_else(|| default_out(&contestants));
-    let context = PgnContext::new(&format!("tune match {title}"), settings.limit.pgn_tag());
-    let run = RunDir::create(&out)?;
-    run.write_meta("match", args, false, None)?;
-    let mut pgn = PgnFile::open(&out, context, false)?;
     let concurrency = args.play.concurrency();
+    let plan = MatchPlan {
+        contestants,
+        settings: settings.clone(),
+        jobs,
+        sprt,
+        concurrency,
+        quiet: args.play.quiet,
+        event: format!("tune match {title}"),
+        identity: RunIdentity::from_options(args, &NOT_DEFINING, &FILES)?,
+    };
+    if args.resume {
+        plan.check_resumable(&out)?;
+    }
+    let run = RunDir::create(&out)?;
+    run.write_meta("match", args, args.resume, None)?;
     println!(
         "{title}: {} games ({pairs} pairs), {}, {concurrency} threads, book {book_name}, seed {}",
         2 * pairs,
@@ -118,63 +134,56 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         args.play.seed
     );
     let stop = crate::run::interrupt_flag();
-    let bar = game_bar(2 * pairs as u64, args.play.quiet);
-    let mut tally = Tally::default();
-    runner::run(&contestants, &jobs, &settings, concurrency, &stop, |pair| {
-        pgn.write_pair(&pair)?;
-        tally.add_pair(&pair);
-        bar.inc(2);
-        bar.set_message(tally.progress(sprt.as_ref()));
-        if args.play.quiet {
-            println!("pair {}: {}", pair.index + 1, tally.progress(sprt.as_ref()));
-        }
-        let decided = sprt.as_ref().is_some_and(|s| s.decision(tally.llr(s)).is_some());
-        Ok(if decided { Flow::Stop } else { Flow::Continue })
-    })?;
-    bar.finish_and_clear();
+    let outcome = play_match(&plan, &out, args.resume, &stop)?;
+    let tally = &outcome.tally;
+    let sprt = plan.sprt.as_ref();
+    let names = [plan.contestants[0].name(), plan.contestants[1].name()];
     let seconds = started.elapsed().as_secs_f64();
-    println!("{}", tally.report(&format!("{title} ({})", settings.limit), sprt.as_ref()));
+    println!("{}", tally.report(&format!("{title} ({})", settings.limit), sprt));
     let failures = &tally.failures;
     println!(
         "Failures: {} crashes {}, time losses {}, illegal moves {}; {} crashes {}, time losses {}, illegal moves {}",
-        contestants[0].name(),
+        names[0],
         failures[0].crashes,
         failures[0].time_losses,
         failures[0].illegal_moves,
-        contestants[1].name(),
+        names[1],
         failures[1].crashes,
         failures[1].time_losses,
         failures[1].illegal_moves
     );
     // How much of the workers' time went into searching (the rest: the game loop, PGN, startup).
-    let busy = tally.think_seconds / (seconds * concurrency as f64).max(1e-9);
+    let busy = outcome.think_seconds_this_run / (seconds * concurrency as f64).max(1e-9);
+    let games_this_run = 2 * outcome.pairs_played;
     println!(
-        "{} games in {seconds:.1} s ({:.0} games/min; thinking {:.0}% of {concurrency} threads' time); games in {}",
-        tally.games(),
-        tally.games() as f64 * 60.0 / seconds.max(1e-9),
+        "{games_this_run} games in {seconds:.1} s ({:.0} games/min; thinking {:.0}% of {concurrency} threads' time); games in {}",
+        games_this_run as f64 * 60.0 / seconds.max(1e-9),
         100.0 * busy,
-        out.join("games.pgn").display()
+        out.join(GAMES_FILE).display()
     );
-    let mut summary = tally.json(sprt.as_ref());
+    if outcome.interrupted {
+        println!("interrupted: run again with --resume to play the remaining pairs");
+    }
+    let mut summary = tally.json(sprt);
     if let Some(map) = summary.as_object_mut() {
-        map.insert("engine".into(), contestants[0].name().into());
-        map.insert("opponent".into(), contestants[1].name().into());
+        map.insert("engine".into(), names[0].into());
+        map.insert("opponent".into(), names[1].into());
         map.insert("limit".into(), settings.limit.to_string().into());
         map.insert("book".into(), book_name.into());
         map.insert("seed".into(), args.play.seed.into());
         map.insert("concurrency".into(), concurrency.into());
         map.insert("seconds".into(), seconds.into());
+        map.insert("pairs_resumed".into(), outcome.pairs_replayed.into());
         // Stopped short of the planned games without an SPRT decision: Ctrl-C.
-        let decided = sprt.as_ref().is_some_and(|s| s.decision(tally.llr(s)).is_some());
-        map.insert("interrupted".into(), (tally.games() < 2 * pairs as u64 && !decided).into());
+        map.insert("interrupted".into(), outcome.interrupted.into());
         map.insert("engine_failures".into(), serde_json::to_value(failures[0])?);
         map.insert("opponent_failures".into(), serde_json::to_value(failures[1])?);
     }
     run.write_json("summary.json", &summary)?;
-    run.write_meta("match", args, false, Some(summary))
+    run.write_meta("match", args, args.resume, Some(summary))
 }
 
-fn default_out(contestants: &[Contestant]) -> PathBuf {
+fn default_out(contestants: &[Contestant; 2]) -> PathBuf {
     let clean = |s: &str| s.replace(['/', '\\', ' '], "_");
     PathBuf::from("reports").join(format!(
         "match-{}-{}",

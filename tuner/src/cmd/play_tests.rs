@@ -1,5 +1,6 @@
 //! The game commands end to end, as a user runs them: files written, statistics consistent with
-//! the PGN, SPRT stops, gauntlet failures counted, datagen resumed.
+//! the PGN, SPRT stops, gauntlet failures counted, resumes checked and continued. (How a match
+//! or datagen resumes, and the opponents file, are tested beside their code in `play/`.)
 
 use std::path::{Path, PathBuf};
 
@@ -202,72 +203,89 @@ fn a_missing_engine_or_broken_opponents_file_is_a_clear_error() {
     };
     let error = format!("{:#}", gauntlet::run(&args(&opponents)).unwrap_err());
     assert!(error.contains("ghost") && error.contains("/nonexistent/engine"), "{error}");
-    std::fs::write(&opponents, "[[engine]]\nname = \"x\"\ncommand = \"a\"\nparams = \"b\"\n").unwrap();
-    let error = format!("{:#}", gauntlet::run(&args(&opponents)).unwrap_err());
-    assert!(error.contains("exactly one of"), "{error}");
     let error = format!("{:#}", gauntlet::run(&args(&dir.path("missing.toml"))).unwrap_err());
     assert!(error.contains("missing.toml"), "{error}");
 }
 
 #[test]
-fn datagen_resumed_equals_uninterrupted() {
+fn datagen_resumes_and_extends_a_run() {
     let dir = TempDir::new("datagen");
-    let run = |out: &Path, games: &str, resume: bool| {
-        let mut argv = vec![
-            "datagen".to_string(),
-            "--engine".into(),
-            repo("params/eval.toml"),
-            "--games".into(),
-            games.into(),
-            "--nodes".into(),
-            "300".into(),
-            "--concurrency".into(),
-            "1".into(),
-            "--hash".into(),
-            "1".into(),
-            "--quiet".into(),
-            "--out".into(),
-            out.display().to_string(),
-        ];
+    let out = dir.path("d");
+    let run = |games: &str, resume: bool| {
+        let engine = repo("params/eval.toml");
+        let mut head = vec!["datagen", "--engine", &engine, "--games", games];
         if resume {
-            argv.push("--resume".into());
+            head.push("--resume");
         }
-        datagen::run(&DatagenCli::parse_from(argv).args).unwrap();
+        datagen::run(&parse::<DatagenCli>(&head, &out).args)
     };
-    let whole = dir.path("whole");
-    run(&whole, "8", false);
-    let parts = dir.path("parts");
-    run(&parts, "4", false);
-    // A kill mid-write: a torn game and a torn progress record.
-    std::fs::OpenOptions::new()
-        .append(true)
-        .open(parts.join("games.pgn"))
-        .and_then(|mut f| std::io::Write::write_all(&mut f, b"[Event \"torn"))
-        .unwrap();
-    std::fs::OpenOptions::new()
-        .append(true)
-        .open(parts.join("progress.txt"))
-        .and_then(|mut f| std::io::Write::write_all(&mut f, b"2 99"))
-        .unwrap();
-    run(&parts, "8", true);
-    let read = |dir: &Path, name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
-    let positions = read(&whole, "positions.epd");
-    assert!(positions.lines().count() > 50, "{} positions", positions.lines().count());
-    assert_eq!(positions, read(&parts, "positions.epd"));
-    let moves_only = |pgn: String| -> Vec<String> {
-        pgn.lines()
-            .filter(|l| !l.starts_with('['))
-            .flat_map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-            .filter(|w| !w.ends_with("s}"))
-            .collect()
+    let error = format!("{:#}", run("2", true).unwrap_err());
+    assert!(error.contains("no run to resume"), "{error}");
+    assert!(!out.exists(), "a refused resume creates nothing");
+    run("2", false).unwrap();
+    run("4", true).unwrap();
+    let summary = json(out.join("summary.json"));
+    assert_eq!(summary["pairs_planned"], 2);
+    let positions = std::fs::read_to_string(out.join("positions.epd")).unwrap();
+    assert_eq!(summary["positions"].as_u64(), Some(positions.lines().count() as u64));
+    assert!(summary["positions_this_run"].as_u64().unwrap() < summary["positions"].as_u64().unwrap());
+    assert_eq!(results(&std::fs::read_to_string(out.join("games.pgn")).unwrap()).len(), 4);
+}
+
+#[test]
+fn a_match_resumes_only_with_the_options_it_started_with() {
+    let dir = TempDir::new("match-resume");
+    let out = dir.path("m");
+    let engine = repo("params/eval.toml");
+    let opponent = repo("params/handset.toml");
+    let run = |games: &str, extra: &[&str]| {
+        let head =
+            [&["match", "--engine", &engine, "--opponent", &opponent, "--games", games][..], extra].concat();
+        match_cmd::run(&parse::<MatchCli>(&head, &out).args)
     };
-    assert_eq!(moves_only(read(&whole, "games.pgn")), moves_only(read(&parts, "games.pgn")));
-    // Every kept position is unique and loads as a labelled position.
-    let unique: std::collections::HashSet<&str> = positions.lines().collect();
-    assert_eq!(unique.len(), positions.lines().count());
-    for line in positions.lines() {
-        assert!(crate::dataset::parse_line(line).is_ok(), "{line}");
+    let error = format!("{:#}", run("2", &["--resume"]).unwrap_err());
+    assert!(error.contains("no match to resume"), "{error}");
+    run("2", &[]).unwrap();
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    for (extra, differs) in [
+        (&["--seed", "2"][..], "--seed: was `1`, now `2`"),
+        (&["--resign-moves", "4"][..], "--resign-moves: was `3`, now `4`"),
+        (&["--book-order", "sequential"][..], "--book-order: was `random`, now `sequential`"),
+        (&["--sprt", "0", "5", "0.05", "0.05"][..], "--sprt: was `none`"),
+    ] {
+        let error = format!("{:#}", run("4", &[&["--resume"][..], extra].concat()).unwrap_err());
+        assert!(error.contains(differs), "{error}");
     }
+    assert_eq!(std::fs::read_to_string(out.join("games.pgn")).unwrap(), pgn, "refused: nothing played");
+    // The same options (the opponent named by another path to the same file) and more games.
+    let opponent_elsewhere = dir.path("handset.toml");
+    std::fs::copy(&opponent, &opponent_elsewhere).unwrap();
+    let error = format!(
+        "{:#}",
+        match_cmd::run(
+            &parse::<MatchCli>(
+                &[
+                    "match",
+                    "--engine",
+                    &engine,
+                    "--opponent",
+                    opponent_elsewhere.to_str().unwrap(),
+                    "--resume"
+                ],
+                &out
+            )
+            .args
+        )
+        .unwrap_err()
+    );
+    assert!(error.contains("--opponent: was"), "another file is another engine: {error}");
+    run("4", &["--resume"]).unwrap();
+    let summary = json(out.join("summary.json"));
+    assert_eq!((summary["games"].as_u64(), summary["pairs_resumed"].as_u64()), (Some(4), Some(1)));
+    let games = results(&std::fs::read_to_string(out.join("games.pgn")).unwrap());
+    assert_eq!(games.len(), 4);
+    let meta = json(out.join("run.json"));
+    assert_eq!(meta["options"]["resume"], true);
 }
 
 #[test]

@@ -7,10 +7,11 @@
 //!   games into labelled positions ([`pgn`]).
 //!
 //! Layout: `formats.rs` (line formats in and out), `load.rs` (parallel loading), `pgn.rs` (games to
-//! positions), `split.rs` (train/validation split of a file), `stats.rs` (counts by result and
-//! phase). Tests sit in each file or beside it (`*_tests.rs`); fixtures are in `testdata/`.
+//! positions), `holdout.rs` (the one rule for which positions validate), `split.rs` (a file split
+//! by it into train and validation files), `stats.rs` (counts by result and phase). Tests sit in each file or beside it (`*_tests.rs`); fixtures are in `testdata/`.
 
 pub mod formats;
+pub mod holdout;
 pub(crate) mod load;
 pub mod pgn;
 pub mod split;

@@ -1,32 +1,34 @@
-//! Deterministic train/validation split (`tune dataset split`).
+//! Deterministic train/validation split of a file (`tune dataset split`), by the one hold-out rule
+//! (`holdout.rs`): the file's positions are numbered in line order and position i goes to the
+//! validation file when the rule holds it out. So the two files hold the positions `tune texel
+//! --data <file>` trains and validates on when it holds out the same fraction with the same seed,
+//! and the same input, fraction and seed give the same split on every machine.
 //!
-//! Each line goes to the validation file when a hash of its line number and the seed falls below the
-//! fraction, so the same input, fraction and seed give the same split on every machine, independent of
-//! the line's text and of the other lines. Lines are copied byte for byte (terminators included); a
-//! `fen,result` CSV header on the first line is copied to both files.
+//! Lines are copied byte for byte (terminators included); a `fen,result` CSV header on the first
+//! line is copied to both files; lines that hold no position (blank, comment, broken) go to the
+//! training file, unnumbered, as loading skips them.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use whetstone::types::{mix64, GOLDEN_GAMMA};
+
+use super::formats::parse_line;
+use super::holdout::HoldOut;
 
 /// Line counts of a split.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SplitReport {
     pub lines: usize,
+    /// Positions written to the training file.
     pub train: usize,
+    /// Positions written to the validation file.
     pub valid: usize,
+    /// Lines without a position (blank, comment, broken), copied to the training file.
+    pub other: usize,
     /// Whether a CSV header line was copied to both files.
     pub header: bool,
-}
-
-/// Whether line `line` (1-based) goes to the validation set.
-pub fn is_valid_line(line: u64, seed: u64, fraction: f64) -> bool {
-    let h = mix64(mix64(seed.wrapping_add(GOLDEN_GAMMA)) ^ line);
-    // The top 53 bits as a uniform number in [0, 1).
-    ((h >> 11) as f64) * (1.0 / (1u64 << 53) as f64) < fraction
 }
 
 /// Splits `input` into `train` and `valid`.
@@ -42,6 +44,7 @@ pub fn split(input: &Path, train: &Path, valid: &Path, fraction: f64, seed: u64)
             bail!("{} is the input; write the split elsewhere", out.display());
         }
     }
+    let rule = HoldOut { fraction, seed };
     let name = input.display();
     let reader = File::open(input).with_context(|| format!("cannot open {name}"))?;
     let mut reader = BufReader::with_capacity(1 << 20, reader);
@@ -64,7 +67,12 @@ pub fn split(input: &Path, train: &Path, valid: &Path, fraction: f64, seed: u64)
             valid_out.write_all(&line)?;
             continue;
         }
-        if is_valid_line(report.lines as u64, seed, fraction) {
+        // The position's number is how many positions came before it.
+        let index = report.train + report.valid;
+        if !holds_position(&line, report.lines == 1) {
+            report.other += 1;
+            train_out.write_all(&line)?;
+        } else if rule.holds_out(index) {
             report.valid += 1;
             valid_out.write_all(&line)?;
         } else {
@@ -75,6 +83,13 @@ pub fn split(input: &Path, train: &Path, valid: &Path, fraction: f64, seed: u64)
     train_out.flush().with_context(|| format!("writing {}", train.display()))?;
     valid_out.flush().with_context(|| format!("writing {}", valid.display()))?;
     Ok(report)
+}
+
+/// Whether a line holds a position as loading reads it (a byte-order mark before the first line
+/// is not part of it).
+fn holds_position(line: &[u8], first: bool) -> bool {
+    let line = if first { line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line) } else { line };
+    std::str::from_utf8(line).is_ok_and(|text| matches!(parse_line(text), Ok(Some(_))))
 }
 
 fn is_csv_header(line: &[u8]) -> bool {
@@ -93,36 +108,40 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 mod tests {
     use super::*;
     use crate::dataset::testutil::TempDir;
+    use crate::dataset::{load, LoadOptions};
 
-    fn lines_of(path: &Path) -> Vec<String> {
-        std::fs::read_to_string(path).unwrap().lines().map(str::to_string).collect()
+    /// Position line `n`: the same rook ending at move number `n`, so every line differs.
+    fn position(n: usize) -> String {
+        format!("4k3/8/8/8/8/8/8/R3K3 w - - 0 {n} c9 \"1-0\";")
+    }
+
+    /// The move numbers of a file's lines, in file order.
+    fn numbers(path: &Path) -> Vec<usize> {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines().map(|l| l.split_whitespace().nth(5).unwrap().parse().unwrap()).collect()
     }
 
     #[test]
     fn the_split_is_a_deterministic_partition_with_the_requested_fraction() {
         let dir = TempDir::new("split");
         let input = dir.path("in.epd");
-        let text: String = (0..10_000).map(|i| format!("line {i}\n")).collect();
+        let text: String = (1..=10_000).map(|n| position(n) + "\n").collect();
         std::fs::write(&input, &text).unwrap();
         let (train, valid) = (dir.path("train.epd"), dir.path("valid.epd"));
         let report = split(&input, &train, &valid, 0.1, 1).unwrap();
-        assert_eq!(report.lines, 10_000);
+        assert_eq!((report.lines, report.other), (10_000, 0));
         assert_eq!(report.train + report.valid, 10_000);
         assert!((900..1100).contains(&report.valid), "{report:?}");
-        let (t, v) = (lines_of(&train), lines_of(&valid));
+        let (t, v) = (numbers(&train), numbers(&valid));
         assert_eq!((t.len(), v.len()), (report.train, report.valid));
-        // A partition that keeps each file's lines in input order.
-        let mut merged: Vec<(usize, String)> = t
-            .iter()
-            .chain(&v)
-            .map(|l| (l.strip_prefix("line ").unwrap().parse().unwrap(), l.clone()))
-            .collect();
-        let numbers = |ls: &[String]| -> Vec<usize> {
-            ls.iter().map(|l| l.strip_prefix("line ").unwrap().parse().unwrap()).collect()
-        };
-        assert!(numbers(&t).windows(2).all(|w| w[0] < w[1]) && numbers(&v).windows(2).all(|w| w[0] < w[1]));
+        // A partition that keeps each file's lines in input order, the validation file holding
+        // the positions the rule holds out (position i is on line i + 1).
+        assert!(t.windows(2).all(|w| w[0] < w[1]) && v.windows(2).all(|w| w[0] < w[1]));
+        let rule = HoldOut { fraction: 0.1, seed: 1 };
+        assert_eq!(v, (1..=10_000).filter(|n| rule.holds_out(n - 1)).collect::<Vec<_>>());
+        let mut merged = [t, v].concat();
         merged.sort();
-        assert_eq!(merged.into_iter().map(|(_, l)| l).collect::<Vec<_>>(), text.lines().collect::<Vec<_>>());
+        assert_eq!(merged, (1..=10_000).collect::<Vec<_>>());
 
         // The same again gives byte-identical files; another seed another split.
         let (train2, valid2) = (dir.path("train2.epd"), dir.path("valid2.epd"));
@@ -134,32 +153,57 @@ mod tests {
     }
 
     #[test]
-    fn the_assignment_is_fixed_per_line_number_and_seed() {
-        // Pinned values: a change of the hash would change every published split.
-        let valid: Vec<u64> = (1..=100).filter(|&l| is_valid_line(l, 1, 0.1)).collect();
-        assert_eq!(valid, PINNED_SEED_1);
-        assert!((1..=1000).all(|l| !is_valid_line(l, 7, 0.0) && is_valid_line(l, 7, 1.0)));
+    fn the_files_hold_the_positions_the_rule_holds_out_of_the_loaded_file() {
+        // Comments, blank and broken lines are not positions: they do not take a number, so the
+        // validation file holds what the tuners hold out of the same file loaded whole.
+        let dir = TempDir::new("split-load");
+        let input = dir.path("in.epd");
+        let mut text = String::from("# a dataset\n");
+        for n in 1..=300 {
+            text.push_str(&position(n));
+            text.push_str(match n % 7 {
+                0 => "\n\n",
+                3 => "\r\nnot a position c9 \"1-0\";\n",
+                _ => "\n",
+            });
+        }
+        std::fs::write(&input, &text).unwrap();
+        let (train, valid) = (dir.path("t.epd"), dir.path("v.epd"));
+        let report = split(&input, &train, &valid, 0.3, 5).unwrap();
+        assert_eq!(report.train + report.valid, 300);
+        assert_eq!(report.other, 1 + 300 / 7 + (300 + 4) / 7);
+        let fens = |path: &Path| load(path, &LoadOptions::default(), |pos, _| pos.to_fen()).unwrap().0;
+        let all = fens(&input);
+        let rule = HoldOut { fraction: 0.3, seed: 5 };
+        let held = |keep: bool| -> Vec<String> {
+            all.iter()
+                .enumerate()
+                .filter(|(i, _)| rule.holds_out(*i) == keep)
+                .map(|(_, f)| f.clone())
+                .collect()
+        };
+        assert_eq!(fens(&valid), held(true));
+        assert_eq!(fens(&train), held(false));
     }
-
-    const PINNED_SEED_1: [u64; 11] = [2, 4, 5, 10, 13, 14, 15, 32, 40, 81, 98];
 
     #[test]
     fn bytes_are_copied_unchanged_and_a_csv_header_goes_to_both() {
         let dir = TempDir::new("split-bytes");
         let input = dir.path("in.csv");
         let mut text = b"fen,result\r\n".to_vec();
-        for i in 0..200 {
-            text.extend_from_slice(format!("x{i} \t\r\n").as_bytes());
+        for n in 1..=200 {
+            text.extend_from_slice(format!("4k3/8/8/8/8/8/8/R3K3 w - - 0 {n},1-0 \t\r\n").as_bytes());
         }
         text.extend_from_slice(b"last without newline");
         std::fs::write(&input, &text).unwrap();
         let (train, valid) = (dir.path("t.csv"), dir.path("v.csv"));
         let report = split(&input, &train, &valid, 0.5, 3).unwrap();
         assert!(report.header);
-        assert_eq!(report.lines, 202);
+        assert_eq!((report.lines, report.other), (202, 1));
         let (t, v) = (std::fs::read(&train).unwrap(), std::fs::read(&valid).unwrap());
         assert!(t.starts_with(b"fen,result\r\n") && v.starts_with(b"fen,result\r\n"));
         assert_eq!(t.len() + v.len(), text.len() + b"fen,result\r\n".len());
+        assert!(t.ends_with(b"last without newline"), "a line without a position goes to training");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Labelled positions as traces: every file of a dataset loaded in parallel, each position traced
-//! once by the evaluation's tracer into the compact store, and the deterministic hold-out that
-//! splits a store into training and validation positions. Shared by `tune texel`, the Texel
-//! fitness of the black-box tuners and `tune bench`.
+//! once by the evaluation's tracer into the compact store, and the store split into training and
+//! validation positions by the dataset's hold-out rule (`dataset/holdout.rs`). Shared by `tune
+//! texel`, the Texel fitness of the black-box tuners and `tune bench`.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use whetstone::eval::{trace_into, Tracer};
 
+use crate::dataset::holdout::HoldOut;
 use crate::dataset::{self, LoadOptions};
 use crate::model::store::{Compact, TraceStore};
 
@@ -53,18 +54,14 @@ pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<Tr
     Ok(TraceStore::from_compacts(&compacts))
 }
 
-/// Deterministic hold-out: position i goes to validation when its hash falls below the fraction.
-/// (`tune dataset split` splits files by line with its own rule; this one splits a loaded store.)
+/// Splits a store into training and validation positions by the one hold-out rule
+/// ([`HoldOut`]: position i, in load order, is held out by a hash of i and the seed), so `tune
+/// dataset split` writes the same split of a file as two files.
 pub fn split(store: &TraceStore, fraction: f64, seed: u64) -> Data {
-    let is_valid = |i: usize| {
-        let z = whetstone::types::mix64(
-            (i as u64).wrapping_add(seed.wrapping_mul(whetstone::types::GOLDEN_GAMMA)),
-        );
-        (z as f64 / u64::MAX as f64) < fraction
-    };
+    let rule = HoldOut { fraction, seed };
     Data {
-        train: store.subset((0..store.len()).filter(|&i| !is_valid(i))),
-        valid: store.subset((0..store.len()).filter(|&i| is_valid(i))),
+        train: store.subset((0..store.len()).filter(|&i| !rule.holds_out(i))),
+        valid: store.subset((0..store.len()).filter(|&i| rule.holds_out(i))),
     }
 }
 
@@ -74,22 +71,33 @@ pub(crate) mod tests {
     use crate::model::tests::random_positions;
     use whetstone::eval::trace;
 
-    pub fn data() -> Data {
+    /// 3,000 random positions with results in turn.
+    fn store() -> TraceStore {
         let positions = random_positions(3000, 3);
         let compacts: Vec<Compact> = positions
             .iter()
             .enumerate()
             .map(|(i, p)| Compact::new(&trace(p), [0.0, 0.5, 1.0][i % 3]))
             .collect();
-        split(&TraceStore::from_compacts(&compacts), 0.2, 1)
+        TraceStore::from_compacts(&compacts)
+    }
+
+    pub fn data() -> Data {
+        split(&store(), 0.2, 1)
     }
 
     #[test]
-    fn split_is_deterministic_and_partitions() {
-        let d = data();
-        let again = data();
+    fn split_partitions_by_the_hold_out_rule() {
+        let store = store();
+        let d = split(&store, 0.2, 1);
         assert_eq!(d.train.len() + d.valid.len(), 3000);
         assert!(d.valid.len() > 450 && d.valid.len() < 750, "{}", d.valid.len());
-        assert_eq!(d.valid, again.valid);
+        // The held-out positions are the ones the rule names, in order; the rest train.
+        let rule = HoldOut { fraction: 0.2, seed: 1 };
+        assert_eq!(d.valid, store.subset((0..3000).filter(|&i| rule.holds_out(i))));
+        assert_eq!(d.train, store.subset((0..3000).filter(|&i| !rule.holds_out(i))));
+        // The same seed the same split; another seed another.
+        assert_eq!(split(&store, 0.2, 1).valid, d.valid);
+        assert_ne!(split(&store, 0.2, 2).valid, d.valid);
     }
 }

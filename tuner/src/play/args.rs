@@ -1,5 +1,6 @@
 //! The command-line options every game-playing command shares (`tune match`, `gauntlet`,
-//! `datagen`, and the self-play fitness): limits, openings, adjudication, concurrency.
+//! `datagen`, and the self-play fitness): limits, openings, adjudication, concurrency; and the
+//! engine under test (`--engine`, `--engine-search`, `--engine-option`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -12,6 +13,28 @@ use super::inprocess::EngineSetup;
 use super::limit::MoveLimit;
 use super::runner::Contestant;
 use super::uci_engine::EngineSpec;
+
+/// The engine under test, as `tune match`, `gauntlet` and `datagen` name it (a command whose
+/// engine is narrower rewords the help with `mut_arg`, as datagen does: in process only).
+#[derive(clap::Args, Debug, Clone, serde::Serialize)]
+pub struct EngineArgs {
+    /// The engine under test: a params file (in-process) or an engine binary.
+    #[arg(long, default_value = "params/eval.toml")]
+    pub engine: PathBuf,
+    /// Search constants (params/search.toml format) for --engine [default: the built-in ones].
+    #[arg(long, value_name = "FILE")]
+    pub engine_search: Option<PathBuf>,
+    /// UCI options for an --engine binary, `Name=Value` (repeatable; as fastchess's `option.`).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub engine_option: Vec<String>,
+}
+
+impl EngineArgs {
+    /// The engine as a contestant, with the shared options' hash size.
+    pub fn contestant(&self, play: &PlayArgs) -> Result<Contestant> {
+        play.contestant(&self.engine, self.engine_search.as_deref(), &self.engine_option)
+    }
+}
 
 #[derive(clap::Args, Debug, Clone, serde::Serialize)]
 pub struct PlayArgs {

@@ -1,22 +1,30 @@
 //! Games played by the workbench itself: matches between configurations of our engine (in this
 //! process) or UCI engine binaries, with fastchess's statistics and SPRT; gauntlets against real
-//! engines; self-play data generation (the commands themselves are `cmd/match.rs`,
-//! `cmd/gauntlet.rs`, `cmd/datagen.rs`).
+//! engines; self-play data generation. The commands (`cmd/match.rs`, `cmd/gauntlet.rs`,
+//! `cmd/datagen.rs`) only read options and call these.
 //!
-//! Layout, from one move up to a command:
+//! Layout, from one move up to a run:
 //! - `limit.rs` (nodes, depth or clock per move), `player.rs` (what the game loop asks of a player),
 //!   `inprocess.rs` (our engine as a library), `uci_engine.rs` + `external.rs` (a UCI binary);
 //! - `game.rs` (one game: rules, clocks, adjudication, the record), `pgn_out.rs` (the record as PGN);
 //! - `book.rs` (openings), `runner.rs` (game pairs over worker threads), `stats.rs` (Elo, LOS,
 //!   pentanomial, SPRT), `tally.rs` (a run's results), `output.rs` (a run's games.pgn);
-//! - the options every game-playing command shares, in `args.rs`.
+//! - runs: `match_run.rs` (a resumable match, over `journal.rs`, its record of finished pairs, and
+//!   `identity.rs`, the options a resumed run must share), `datagen.rs` (resumable self-play
+//!   positions), `opponents.rs` (a gauntlet's opponents file and table);
+//! - the options every game-playing command shares, and the engine under test, in `args.rs`.
 
 pub mod args;
 pub mod book;
+pub mod datagen;
 pub mod external;
 pub mod game;
+pub mod identity;
 pub mod inprocess;
+pub mod journal;
 pub mod limit;
+pub mod match_run;
+pub mod opponents;
 pub mod output;
 pub mod pgn_out;
 pub mod player;

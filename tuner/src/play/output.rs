@@ -11,6 +11,9 @@ use anyhow::{Context, Result};
 use super::pgn_out::{write_game, PgnContext};
 use super::runner::PairResult;
 
+/// The games file of a run folder.
+pub const GAMES_FILE: &str = "games.pgn";
+
 /// A run folder's `games.pgn`.
 pub struct PgnFile {
     path: PathBuf,
@@ -22,7 +25,7 @@ impl PgnFile {
     /// Creates `dir` if needed and opens `dir/games.pgn`, truncated or (`append`) continued.
     pub fn open(dir: &Path, context: PgnContext, append: bool) -> Result<PgnFile> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let path = dir.join("games.pgn");
+        let path = dir.join(GAMES_FILE);
         let file = OpenOptions::new()
             .create(true)
             .write(true)
@@ -42,5 +45,11 @@ impl PgnFile {
                 .with_context(|| format!("writing {}", self.path.display()))?;
         }
         self.writer.flush().with_context(|| format!("writing {}", self.path.display()))
+    }
+
+    /// The file's length: what is written, once flushed (after every pair).
+    pub fn byte_len(&self) -> Result<u64> {
+        let metadata = self.writer.get_ref().metadata();
+        Ok(metadata.with_context(|| format!("reading {}", self.path.display()))?.len())
     }
 }

@@ -20,7 +20,8 @@ const Z95: f64 = 1.959_963_984_540_054;
 const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 
 /// One game's result for the first engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum GameScore {
     Win,
     Draw,

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use whetstone::Color;
 
 use super::game::{GameRecord, Termination};
@@ -47,26 +47,57 @@ pub struct Tally {
     pub think_seconds: f64,
 }
 
-/// The first side's score in a game where it had `first_color`.
-fn score_of(game: &GameRecord, first_color: Color) -> GameScore {
-    match game.outcome.points_for(first_color) {
-        p if p > 0.75 => GameScore::Win,
-        p if p < 0.25 => GameScore::Loss,
-        _ => GameScore::Draw,
+/// One game as a tally counts it, from the first side's view: all a resumed run needs to count
+/// a game played before (a match's journal keeps one per game).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSummary {
+    pub score: GameScore,
+    pub termination: Termination,
+    /// The side whose failure (crash, flag, illegal move) or resignation ended the game: 0 the
+    /// first, 1 the second.
+    pub culprit: Option<usize>,
+    pub plies: u64,
+    /// Time both players spent thinking (seconds).
+    pub think_seconds: f64,
+}
+
+impl GameSummary {
+    /// A game in which the first side had `first_color`.
+    pub fn of(game: &GameRecord, first_color: Color) -> GameSummary {
+        let score = match game.outcome.points_for(first_color) {
+            p if p > 0.75 => GameScore::Win,
+            p if p < 0.25 => GameScore::Loss,
+            _ => GameScore::Draw,
+        };
+        GameSummary {
+            score,
+            termination: game.termination,
+            culprit: game.culprit.map(|culprit| usize::from(culprit != first_color)),
+            plies: game.moves.len() as u64,
+            think_seconds: game.moves.iter().map(|m| m.thought.elapsed.as_secs_f64()).sum(),
+        }
+    }
+
+    /// A pair's two games: the first side has White in `games[0]`, Black in `games[1]`.
+    pub fn of_pair(pair: &PairResult) -> [GameSummary; 2] {
+        [GameSummary::of(&pair.games[0], Color::White), GameSummary::of(&pair.games[1], Color::Black)]
     }
 }
 
 impl Tally {
     pub fn add_pair(&mut self, pair: &PairResult) {
-        let scores = [score_of(&pair.games[0], Color::White), score_of(&pair.games[1], Color::Black)];
-        self.pentanomial.add(scores[0], scores[1]);
-        for (game, first_color) in pair.games.iter().zip([Color::White, Color::Black]) {
-            self.wld.add(score_of(game, first_color));
-            self.plies += game.moves.len() as u64;
-            self.think_seconds += game.moves.iter().map(|m| m.thought.elapsed.as_secs_f64()).sum::<f64>();
+        self.add(&GameSummary::of_pair(pair));
+    }
+
+    /// Counts a pair's two games (as [`GameSummary::of_pair`] gives them).
+    pub fn add(&mut self, games: &[GameSummary; 2]) {
+        self.pentanomial.add(games[0].score, games[1].score);
+        for game in games {
+            self.wld.add(game.score);
+            self.plies += game.plies;
+            self.think_seconds += game.think_seconds;
             *self.terminations.entry(game.termination.to_string()).or_default() += 1;
-            if let Some(culprit) = game.culprit {
-                let side = usize::from(culprit != first_color);
+            if let Some(side) = game.culprit {
                 let failures = &mut self.failures[side];
                 match game.termination {
                     Termination::Crash => failures.crashes += 1,

@@ -1,0 +1,288 @@
+//! Labelled positions from self-play (`tune datagen`): game pairs of one configuration against
+//! itself start from book openings plus a few random plies; every finished pair is appended to
+//! `games.pgn`, and its positions, filtered as `tune dataset convert` filters PGN games (not in
+//! check, not after a capture, quiet, deduplicated across the whole run), to `positions.epd` in
+//! the format `tune texel` reads.
+//!
+//! Resumable: `progress.txt` records, after each pair, its index and both files' lengths; a
+//! resumed run cuts the files back to the last record (a pair torn by a kill is dropped), rebuilds
+//! the set of kept positions, and plays the pairs not yet played. Pair i always starts from the
+//! same opening and random plies, so a resumed run plays what an uninterrupted one would.
+
+use std::collections::{BTreeSet, HashSet};
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use whetstone::movegen::legal_moves;
+use whetstone::Position;
+
+use super::book::Opening;
+use super::game::GameSettings;
+use super::inprocess::EngineSetup;
+use super::output::GAMES_FILE;
+use super::pgn_out::{write_game, PgnContext};
+use super::runner::{self, Contestant, Flow, PairJob, PairResult};
+use crate::dataset::formats::{format_line, Format};
+use crate::dataset::pgn::{extract_unseen, PgnOptions};
+use crate::run::game_bar;
+
+/// The labelled positions of a run folder.
+pub const POSITIONS_FILE: &str = "positions.epd";
+/// The record of finished pairs a resumed run continues from.
+pub const PROGRESS_FILE: &str = "progress.txt";
+
+/// What to generate: everything but the run folder.
+pub struct DatagenPlan {
+    /// The configuration that plays both sides (two independent instances per game).
+    pub engine: EngineSetup,
+    pub settings: GameSettings,
+    /// Pair i starts from `openings[i]` and its random plies.
+    pub openings: Vec<Opening>,
+    /// Random plies after the book opening, drawn from `seed` and the pair's number.
+    pub random_plies: usize,
+    /// Plies at the start of each game record not used for positions.
+    pub skip_plies: usize,
+    pub seed: u64,
+    pub concurrency: usize,
+    /// No progress bar; a line every 100 pairs instead.
+    pub quiet: bool,
+    /// The PGN's `Event` tag.
+    pub event: String,
+}
+
+/// What a run (this one, and with earlier ones when resumed) produced.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct DatagenOutcome {
+    pub pairs_planned: usize,
+    /// Pairs finished by earlier runs of a resumed run.
+    pub pairs_done_before: usize,
+    pub pairs_this_run: usize,
+    /// Positions in `positions.epd`.
+    pub positions: usize,
+    pub positions_this_run: usize,
+    pub plies_this_run: usize,
+    /// Stopped (Ctrl-C) before every pair was played.
+    pub interrupted: bool,
+}
+
+/// Checked before anything starts: resuming needs a datagen run in `dir`.
+pub fn check_resumable(dir: &Path) -> Result<()> {
+    let progress = dir.join(PROGRESS_FILE);
+    if !progress.is_file() {
+        bail!("--resume: no {} in {} (no run to resume there)", PROGRESS_FILE, dir.display());
+    }
+    Ok(())
+}
+
+/// Plays the plan's pairs into `dir` (those not yet played, when `resume`) until all are played
+/// or `stop` is raised.
+pub fn generate(plan: &DatagenPlan, dir: &Path, resume: bool, stop: &AtomicBool) -> Result<DatagenOutcome> {
+    let pairs = plan.openings.len();
+    let files = PositionFiles::new(dir);
+    let (done, mut seen) = if resume { files.restore()? } else { files.create()? };
+    let todo: Vec<usize> = (0..pairs).filter(|i| !done.contains(i)).collect();
+    let jobs: Vec<PairJob> = todo
+        .iter()
+        .map(|&i| {
+            let opening = &plan.openings[i];
+            let fen = with_random_plies(&opening.fen, plan.random_plies, plan.seed, i)
+                .with_context(|| format!("opening {}", opening.source))?;
+            Ok(PairJob { start_fen: fen, opening: opening.source.clone(), first: 0, second: 0 })
+        })
+        .collect::<Result<_>>()?;
+    println!("{}: {} pairs to play ({} done)", plan.event, jobs.len(), done.len());
+    let context = PgnContext::new(&plan.event, plan.settings.limit.pgn_tag());
+    let options = PgnOptions { skip_plies: plan.skip_plies, resolve: false };
+    let mut writer = files.writer()?;
+    let bar = game_bar(2 * jobs.len() as u64, plan.quiet);
+    let (mut kept, mut plies, mut played) = (0usize, 0usize, 0usize);
+    let started = Instant::now();
+    let contestants = [Contestant::InProcess(plan.engine.clone())];
+    runner::run(&contestants, &jobs, &plan.settings, plan.concurrency, stop, |mut pair: PairResult| {
+        // Jobs are numbered from 0 in this run; the pair's number in the whole run is todo's.
+        pair.index = todo[pair.index];
+        let text: String = pair
+            .games
+            .iter()
+            .enumerate()
+            .map(|(g, game)| write_game(game, &context, 2 * pair.index + g + 1, &pair.job.opening))
+            .collect();
+        plies += pair.games.iter().map(|g| g.moves.len()).sum::<usize>();
+        kept += writer.add_pair(pair.index, &text, &options, &mut seen)?;
+        played += 1;
+        bar.inc(2);
+        let rate = kept as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        bar.set_message(format!("{kept} positions ({rate:.0}/s)"));
+        if plan.quiet && pair.index % 100 == 0 {
+            println!("pair {}: {kept} positions ({rate:.0}/s)", pair.index + 1);
+        }
+        Ok(Flow::Continue)
+    })?;
+    bar.finish_and_clear();
+    Ok(DatagenOutcome {
+        pairs_planned: pairs,
+        pairs_done_before: done.len(),
+        pairs_this_run: played,
+        positions: seen.len(),
+        positions_this_run: kept,
+        plies_this_run: plies,
+        interrupted: stop.load(Ordering::Relaxed) && done.len() + played < pairs,
+    })
+}
+
+/// The opening's FEN after `plies` random legal moves drawn for pair `pair`; a line that ends the
+/// game (no legal moves) is drawn again.
+pub fn with_random_plies(fen: &str, plies: usize, seed: u64, pair: usize) -> Result<String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pair as u64);
+    let start = Position::from_fen(fen).with_context(|| format!("bad FEN '{fen}'"))?;
+    for _ in 0..100 {
+        let mut pos = Position::from_fen(&start.to_fen()).context("FEN round trip")?;
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            let m = moves.as_slice()[rng.random_range(0..moves.len())];
+            pos.make_move(m);
+        }
+        if ok && !legal_moves(&pos).is_empty() {
+            return Ok(pos.to_fen());
+        }
+    }
+    bail!("no line of {plies} random plies from '{fen}' leaves a game to play")
+}
+
+/// A datagen run folder's files.
+struct PositionFiles {
+    games: PathBuf,
+    positions: PathBuf,
+    progress: PathBuf,
+}
+
+/// The files open for appending, one finished pair at a time.
+struct PositionWriter {
+    games: File,
+    positions: File,
+    progress: File,
+}
+
+impl PositionFiles {
+    fn new(dir: &Path) -> PositionFiles {
+        PositionFiles {
+            games: dir.join(GAMES_FILE),
+            positions: dir.join(POSITIONS_FILE),
+            progress: dir.join(PROGRESS_FILE),
+        }
+    }
+
+    /// A new run: empty files (an earlier run's are replaced).
+    fn create(&self) -> Result<(BTreeSet<usize>, HashSet<u64>)> {
+        if let Some(dir) = self.games.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        for path in [&self.games, &self.positions, &self.progress] {
+            File::create(path).with_context(|| format!("creating {}", path.display()))?;
+        }
+        Ok((BTreeSet::new(), HashSet::new()))
+    }
+
+    /// A resumed run: the pairs done, and the keys of the positions kept, with the files cut back
+    /// to the last complete record.
+    fn restore(&self) -> Result<(BTreeSet<usize>, HashSet<u64>)> {
+        let file = File::open(&self.progress).with_context(|| {
+            format!("--resume: cannot open {} (no run to resume there)", self.progress.display())
+        })?;
+        let mut done = BTreeSet::new();
+        let (mut games_len, mut positions_len) = (0, 0);
+        for (n, line) in BufReader::new(file).lines().enumerate() {
+            let line = line.with_context(|| format!("reading {}", self.progress.display()))?;
+            let fields: Vec<u64> = line.split_whitespace().filter_map(|f| f.parse().ok()).collect();
+            let [pair, games, positions] = fields[..] else {
+                // A record torn by a kill is the last line: what it would have recorded is dropped.
+                eprintln!("{}:{}: incomplete record ignored", self.progress.display(), n + 1);
+                break;
+            };
+            done.insert(pair as usize);
+            (games_len, positions_len) = (games, positions);
+        }
+        for (path, len) in [(&self.games, games_len), (&self.positions, positions_len)] {
+            let file = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(|| format!("opening {}", path.display()))?;
+            file.set_len(len).with_context(|| format!("cutting {} back to {len} bytes", path.display()))?;
+        }
+        let mut seen = HashSet::new();
+        let text = std::fs::read_to_string(&self.positions)
+            .with_context(|| format!("reading {}", self.positions.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            let fen = line.split(" c9 ").next().unwrap_or(line);
+            let pos = Position::from_fen(fen)
+                .with_context(|| format!("{}:{}: bad position", self.positions.display(), n + 1))?;
+            seen.insert(pos.key());
+        }
+        // Rewrite the progress file without a torn last line.
+        let mut progress = String::new();
+        for line in std::fs::read_to_string(&self.progress)?.lines().take(done.len()) {
+            progress.push_str(line);
+            progress.push('\n');
+        }
+        std::fs::write(&self.progress, progress)
+            .with_context(|| format!("writing {}", self.progress.display()))?;
+        Ok((done, seen))
+    }
+
+    fn writer(&self) -> Result<PositionWriter> {
+        let open = |path: &Path| {
+            OpenOptions::new().append(true).open(path).with_context(|| format!("opening {}", path.display()))
+        };
+        Ok(PositionWriter {
+            games: open(&self.games)?,
+            positions: open(&self.positions)?,
+            progress: open(&self.progress)?,
+        })
+    }
+}
+
+impl PositionWriter {
+    /// Appends a pair's games and new positions, then records the pair as done. Returns the number
+    /// of positions kept.
+    fn add_pair(
+        &mut self,
+        pair: usize,
+        pgn: &str,
+        options: &PgnOptions,
+        seen: &mut HashSet<u64>,
+    ) -> Result<usize> {
+        let mut lines = String::new();
+        let report = extract_unseen(pgn.as_bytes(), options, seen, |fen, outcome| {
+            let pos = Position::from_fen(fen).map_err(|e| anyhow::anyhow!("kept position {fen}: {e}"))?;
+            lines.push_str(&format_line(&pos, outcome, Format::Epd));
+            lines.push('\n');
+            Ok(())
+        })?;
+        if report.broken > 0 {
+            bail!("a generated game does not replay: {}", report.problems.join("; "));
+        }
+        self.games.write_all(pgn.as_bytes()).context("writing games.pgn")?;
+        self.positions.write_all(lines.as_bytes()).context("writing positions.epd")?;
+        self.games.flush()?;
+        self.positions.flush()?;
+        let (g, p) = (self.games.metadata()?.len(), self.positions.metadata()?.len());
+        writeln!(self.progress, "{pair} {g} {p}").context("writing progress.txt")?;
+        self.progress.flush()?;
+        Ok(report.kept)
+    }
+}
+
+#[cfg(test)]
+#[path = "datagen_tests.rs"]
+mod tests;

@@ -1,0 +1,176 @@
+//! The opponents of a gauntlet: the opponents file (TOML, one `[[engine]]` table per engine: a
+//! UCI binary with its arguments and options, or a params file played in process; an optional
+//! rating), and the table of our results against each.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+
+use super::inprocess::EngineSetup;
+use super::runner::Contestant;
+use super::tally::Tally;
+use super::uci_engine::EngineSpec;
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct OpponentsFile {
+    engine: Vec<OpponentEntry>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct OpponentEntry {
+    name: String,
+    command: Option<PathBuf>,
+    params: Option<PathBuf>,
+    #[serde(default)]
+    args: Vec<String>,
+    #[serde(default)]
+    options: BTreeMap<String, toml::Value>,
+    working_dir: Option<PathBuf>,
+    rating: Option<f64>,
+}
+
+/// An opponent: how to play it and its rating.
+pub struct Opponent {
+    pub contestant: Contestant,
+    pub rating: Option<f64>,
+}
+
+/// Reads an opponents file; errors name the file and the entry.
+pub fn load_opponents(path: &Path) -> Result<Vec<Opponent>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file: OpponentsFile = toml::from_str(&text).with_context(|| format!("{}", path.display()))?;
+    if file.engine.is_empty() {
+        bail!("{}: no [[engine]] table", path.display());
+    }
+    file.engine.into_iter().map(|entry| opponent(entry, path)).collect()
+}
+
+fn opponent(entry: OpponentEntry, file: &Path) -> Result<Opponent> {
+    let context = || format!("{}: engine '{}'", file.display(), entry.name);
+    let contestant = match (&entry.command, &entry.params) {
+        (Some(command), None) => {
+            let options = entry
+                .options
+                .iter()
+                .map(|(k, v)| {
+                    let value = match v {
+                        toml::Value::String(s) => s.clone(),
+                        toml::Value::Integer(i) => i.to_string(),
+                        toml::Value::Float(f) => f.to_string(),
+                        toml::Value::Boolean(b) => b.to_string(),
+                        other => {
+                            bail!("{}: option {k} = {other} is not a string, number or boolean", context())
+                        }
+                    };
+                    Ok((k.clone(), value))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Contestant::External(EngineSpec {
+                name: entry.name.clone(),
+                command: command.clone(),
+                args: entry.args.clone(),
+                options,
+                working_dir: entry.working_dir.clone(),
+            })
+        }
+        (None, Some(params)) => {
+            if !entry.options.is_empty() || !entry.args.is_empty() {
+                bail!("{}: options and args apply to engine binaries (`command`)", context());
+            }
+            let mut setup = EngineSetup::from_files(params, None).with_context(context)?;
+            setup.name = entry.name.clone();
+            Contestant::InProcess(setup)
+        }
+        _ => bail!(
+            "{}: give exactly one of `command` (an engine binary) and `params` (a params file)",
+            context()
+        ),
+    };
+    Ok(Opponent { contestant, rating: entry.rating })
+}
+
+/// One line per opponent: games, score, W-L-D, Elo ± error (ours against it), failures.
+/// `contestants[0]` is ours, `contestants[i]` plays `opponents[i - 1]`, scored in `tallies[i - 1]`.
+pub fn table(contestants: &[Contestant], opponents: &[Opponent], tallies: &[Tally]) -> String {
+    let width = contestants.iter().map(|c| c.name().len()).max().unwrap_or(8).max(8);
+    let mut out = format!(
+        "{:<width$}  {:>6}  {:>6}  {:>14}  {:>16}  {:>6}  {:>22}\n",
+        "opponent", "games", "score", "W-L-D", "Elo (ours)", "rating", "failures ours/theirs"
+    );
+    for ((contestant, opponent), tally) in contestants[1..].iter().zip(opponents).zip(tallies) {
+        let elo = tally.elo();
+        let wld = format!("{}-{}-{}", tally.wld.wins, tally.wld.losses, tally.wld.draws);
+        let rating = opponent.rating.map_or("-".to_string(), |r| format!("{r:.0}"));
+        let failures = format!("{}/{}", tally.failures[0].total(), tally.failures[1].total());
+        out.push_str(&format!(
+            "{:<width$}  {:>6}  {:>5.1}%  {:>14}  {:>+7.1} ± {:>6.1}  {:>6}  {:>22}\n",
+            contestant.name(),
+            tally.games(),
+            100.0 * tally.wld.score(),
+            wld,
+            elo.elo,
+            elo.error,
+            rating,
+            failures
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::testutil::TempDir;
+
+    fn load(text: &str) -> Result<Vec<Opponent>> {
+        let dir = TempDir::new("opponents");
+        let path = dir.path("opponents.toml");
+        std::fs::write(&path, text).unwrap();
+        load_opponents(&path)
+    }
+
+    #[test]
+    fn binaries_and_params_files_load_with_their_options_as_text() {
+        let handset = Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/handset.toml");
+        let text = format!(
+            "[[engine]]\nname = \"sf\"\ncommand = \"/usr/games/stockfish\"\nargs = [\"-q\"]\n\
+             options = {{ UCI_LimitStrength = true, UCI_Elo = 1955, Ratio = 0.5, Style = \"solid\" }}\n\
+             rating = 2363\n\n[[engine]]\nname = \"hs\"\nparams = \"{}\"\n",
+            handset.display()
+        );
+        let opponents = load(&text).unwrap();
+        assert_eq!(opponents.len(), 2);
+        let Contestant::External(spec) = &opponents[0].contestant else { panic!("sf is a binary") };
+        assert_eq!((spec.name.as_str(), spec.args.as_slice()), ("sf", ["-q".to_string()].as_slice()));
+        let options: Vec<(&str, &str)> = spec.options.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(
+            options,
+            [("Ratio", "0.5"), ("Style", "solid"), ("UCI_Elo", "1955"), ("UCI_LimitStrength", "true")]
+        );
+        assert_eq!(opponents[0].rating, Some(2363.0));
+        let Contestant::InProcess(setup) = &opponents[1].contestant else { panic!("hs plays in process") };
+        assert_eq!(setup.name, "hs", "named by its table, not its file");
+        assert_eq!(opponents[1].rating, None);
+    }
+
+    #[test]
+    fn broken_files_are_errors_naming_the_file_and_the_engine() {
+        let error = |text: &str| format!("{:#}", load(text).err().expect("an error"));
+        let both = error("[[engine]]\nname = \"x\"\ncommand = \"a\"\nparams = \"b\"\n");
+        assert!(both.contains("engine 'x'") && both.contains("exactly one of"), "{both}");
+        assert!(error("[[engine]]\nname = \"x\"\n").contains("exactly one of"));
+        assert!(error("engine = []\n").contains("no [[engine]] table"));
+        let params_options = error("[[engine]]\nname = \"p\"\nparams = \"b.toml\"\nargs = [\"-q\"]\n");
+        assert!(params_options.contains("apply to engine binaries"), "{params_options}");
+        let array = error("[[engine]]\nname = \"a\"\ncommand = \"a\"\noptions = { Hash = [1, 2] }\n");
+        assert!(array.contains("Hash") && array.contains("not a string, number or boolean"), "{array}");
+        assert!(error("[[engine]]\nname = \"a\"\ncommand = \"a\"\nelo = 3\n").contains("unknown field"));
+        let dir = TempDir::new("opponents-missing");
+        let missing = format!("{:#}", load_opponents(&dir.path("missing.toml")).err().expect("an error"));
+        assert!(missing.contains("missing.toml"), "{missing}");
+    }
+}
