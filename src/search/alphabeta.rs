@@ -6,11 +6,11 @@ use arrayvec::ArrayVec;
 use crate::movegen::{quiet_checks, MoveList, MAX_MOVES};
 use crate::types::{Move, PieceType};
 
+use super::baked::idx;
 use super::history::{piece_to, MAX_PLY, NO_PIECE_TO};
 use super::movepick::{is_noisy, MovePicker};
 use super::see::{see_ge, SEE_VALUE};
 use super::tt::Bound;
-use super::baked::idx;
 use super::{Searcher, INFINITY, MATE, MATE_BOUND};
 
 impl Searcher<'_> {
@@ -103,8 +103,9 @@ impl Searcher<'_> {
                 && self.has_non_pawn_material()
                 && beta > -MATE_BOUND
             {
-                let r =
-                    p[idx::NMP_BASE] + depth / p[idx::NMP_DEPTH_DIVISOR] + ((eval - beta) / p[idx::NMP_EVAL_DIVISOR]).min(3);
+                let r = p[idx::NMP_BASE]
+                    + depth / p[idx::NMP_DEPTH_DIVISOR]
+                    + ((eval - beta) / p[idx::NMP_EVAL_DIVISOR]).min(3);
                 self.moved[ply + 2] = NO_PIECE_TO;
                 self.pos.make_null_move();
                 let score = -self.search(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
