@@ -12,7 +12,7 @@ use crate::play::args::{distinct_names, EngineArgs, PlayArgs};
 use crate::play::identity::RunIdentity;
 use crate::play::match_run::{play_match, MatchPlan};
 use crate::play::output::GAMES_FILE;
-use crate::play::runner::{Contestant, PairJob};
+use crate::play::runner::Contestant;
 use crate::play::stats::{EloModel, Sprt};
 use crate::run::RunDir;
 
@@ -98,17 +98,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     }
     let pairs = args.games.div_ceil(2) as usize;
     let (openings, book_name) = args.play.openings()?;
-    let jobs: Vec<PairJob> = args
-        .play
-        .opening_schedule(openings.len(), pairs)?
-        .into_iter()
-        .map(|i| PairJob {
-            start_fen: openings[i].fen.clone(),
-            opening: openings[i].source.clone(),
-            first: 0,
-            second: 1,
-        })
-        .collect();
+    let jobs = args.play.match_jobs(&openings, pairs)?;
     let title = format!("{} vs {}", contestants[0].name(), contestants[1].name());
     let out = args.out.clone().unwrap_or_else(|| default_out(&contestants));
     let concurrency = args.play.concurrency();

@@ -11,7 +11,7 @@ use super::book::{self, BookOrder, Opening};
 use super::game::{Adjudication, DrawRule, GameSettings, ResignRule};
 use super::inprocess::EngineSetup;
 use super::limit::MoveLimit;
-use super::runner::Contestant;
+use super::runner::{Contestant, PairJob};
 use super::uci_engine::EngineSpec;
 
 /// The engine under test, as `tune match`, `gauntlet` and `datagen` name it (a command whose
@@ -161,6 +161,21 @@ impl PlayArgs {
             bail!("--book-start {} is outside the book's 1..={book_len} openings", self.book_start);
         }
         Ok(book::schedule(book_len, pairs, self.book_order, self.seed, self.book_start - 1))
+    }
+
+    /// The pairs of a two-engine match (contestant 0 against 1), one opening each from the
+    /// book by --book-order, --seed and --book-start.
+    pub fn match_jobs(&self, openings: &[Opening], pairs: usize) -> Result<Vec<PairJob>> {
+        Ok(self
+            .opening_schedule(openings.len(), pairs)?
+            .into_iter()
+            .map(|i| PairJob {
+                start_fen: openings[i].fen.clone(),
+                opening: openings[i].source.clone(),
+                first: 0,
+                second: 1,
+            })
+            .collect())
     }
 
     /// Our engine from a command-line argument: a params file (`.toml`) played in this process,

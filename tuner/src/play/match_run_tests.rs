@@ -35,17 +35,7 @@ fn engine(params: &Path) -> Contestant {
 fn plan(opponent: &Path, pairs: usize, concurrency: usize, sprt: Option<Sprt>) -> MatchPlan {
     let play = PlayCli::parse_from(["test", "--nodes", "300"]).play;
     let (openings, _) = play.openings().unwrap();
-    let jobs = play
-        .opening_schedule(openings.len(), pairs)
-        .unwrap()
-        .into_iter()
-        .map(|i| PairJob {
-            start_fen: openings[i].fen.clone(),
-            opening: openings[i].source.clone(),
-            first: 0,
-            second: 1,
-        })
-        .collect();
+    let jobs = play.match_jobs(&openings, pairs).unwrap();
     MatchPlan {
         contestants: [engine(&repo("params/eval.toml")), engine(opponent)],
         settings: play.settings().unwrap(),
