@@ -17,7 +17,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use rand::{Rng, SeedableRng};
+use rand::seq::IndexedRandom;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use whetstone::movegen::legal_moves;
 use whetstone::Position;
@@ -146,11 +147,10 @@ pub fn with_random_plies(fen: &str, plies: usize, seed: u64, pair: usize) -> Res
         let mut ok = true;
         for _ in 0..plies {
             let moves = legal_moves(&pos);
-            if moves.is_empty() {
+            let Some(&m) = moves.as_slice().choose(&mut rng) else {
                 ok = false;
                 break;
-            }
-            let m = moves.as_slice()[rng.random_range(0..moves.len())];
+            };
             pos.make_move(m);
         }
         if ok && !legal_moves(&pos).is_empty() {
