@@ -1,13 +1,14 @@
-//! The end of a tuning run: what it found, written where users and the engine build read it.
-//! `result.json` (the values by name, games, what the tuner measured, the values left frozen),
-//! OpenBench's SPSA lines, the tuned params as TOML and as the Rust module `tune export` bakes in
-//! (`tuned.toml` + `eval_params.rs`, `search.toml` + `search_params.rs`), and the run's report.
-//! Every tuner ends here; `tune export` (in `cmd/`) then bakes a chosen file into the build.
+//! The end of a tuning run: what it found ([`Found`]), written where users and the engine build
+//! read it. `result.json` (the values by name, games, what the tuner measured, the values left
+//! frozen, whether anything changed), the tuned params as TOML and as the Rust module `tune
+//! export` bakes in (`tuned.toml` + `eval_params.rs`, `search.toml` + `search_params.rs`), the
+//! run's report, and for the black-box tuners OpenBench's SPSA lines. Every tuner, `tune texel`
+//! included, ends in [`finish_run`]; `tune export` (in `cmd/`) then bakes a chosen file.
 
 use std::path::PathBuf;
 
 use anyhow::Result;
-use whetstone::params::{CheckedSet, Layout, ParamSet};
+use whetstone::params::{CheckedSet, EvalParamSet, Layout, ParamSet, SearchParamSet};
 
 use crate::fitness::setup::Setup;
 use crate::optim::space::Slot;
@@ -37,23 +38,26 @@ pub fn write_report(run: &RunDir, params: &ParamSet, baseline: Option<&ParamSet>
     }
 }
 
-/// The end of a black-box run (`pbil`, `clop`, `spsa`): `result.json` ({"values": {name: value},
-/// "games": n, "frozen": [...], ...}), the OpenBench lines, the tuned params as TOML and Rust
-/// modules, the report, and the largest changes on the terminal.
-pub fn finish_tuning(setup: &Setup, values: &[f64], games: u64, extra: serde_json::Value) -> Result<()> {
-    let playable = setup.space.playable(values);
-    let mut named = serde_json::Map::new();
-    for (d, v) in setup.space.dims.iter().zip(&playable) {
-        named.insert(d.name.clone(), serde_json::json!(v));
-    }
-    let mut result = serde_json::json!({ "values": named, "games": games, "frozen": setup.frozen });
-    if let (Some(map), serde_json::Value::Object(more)) = (result.as_object_mut(), extra) {
-        map.extend(more);
-    }
-    setup.run.write_json("result.json", &result)?;
-    setup.run.write("openbench.txt", &setup.space.to_openbench(&playable))?;
-    let mut written = vec!["result.json", "openbench.txt"];
-    if setup.from_params {
+/// What a tuning run found, whichever tuner ran: the sets it started from, the tuned ones (None
+/// for a set the run did not tune, or a space that is not the params files'), and what it measured.
+pub struct Found {
+    pub start_eval: EvalParamSet,
+    pub start_search: SearchParamSet,
+    pub eval: Option<EvalParamSet>,
+    pub search: Option<SearchParamSet>,
+    /// Every tuned value by its name, as the run left it.
+    pub values: Vec<(String, f64)>,
+    /// Selected values left as they were (seen in too few positions).
+    pub frozen: Vec<String>,
+    pub games: u64,
+    /// What the tuner measured (losses, win rates, steps), added to result.json.
+    pub measured: serde_json::Value,
+}
+
+impl Found {
+    /// A black-box run's result: `values` over the set-up's space.
+    pub fn from_setup(setup: &Setup, values: &[f64], games: u64, measured: serde_json::Value) -> Found {
+        let playable = setup.space.playable(values);
         let tunes = |eval: bool| {
             setup
                 .space
@@ -63,25 +67,121 @@ pub fn finish_tuning(setup: &Setup, values: &[f64], games: u64, extra: serde_jso
         };
         let (mut eval, mut search) = (setup.eval.clone(), setup.search.clone());
         setup.space.apply(&playable, &mut eval, &mut search);
-        if tunes(true) {
-            let toml = write_params(&setup.run, &eval, "tuned", "eval_params.rs")?;
-            written.extend(["tuned.toml", "eval_params.rs"]);
-            eprintln!("bake the evaluation into the engine with: tune export --params {}", toml.display());
+        Found {
+            start_eval: setup.eval.clone(),
+            start_search: setup.search.clone(),
+            eval: (setup.from_params && tunes(true)).then_some(eval),
+            search: (setup.from_params && tunes(false)).then_some(search),
+            values: setup.space.dims.iter().map(|d| d.name.clone()).zip(playable).collect(),
+            frozen: setup.frozen.clone(),
+            games,
+            measured,
         }
-        if tunes(false) {
-            let toml = write_params(&setup.run, &search, "search", "search_params.rs")?;
-            written.extend(["search.toml", "search_params.rs"]);
+    }
+
+    /// Whether the tuned sets differ from the start anywhere.
+    pub fn changed(&self) -> bool {
+        self.eval.as_ref().is_some_and(|e| e.values() != self.start_eval.values())
+            || self.search.as_ref().is_some_and(|s| s.values() != self.start_search.values())
+    }
+}
+
+/// The end of every tuning run: `result.json` ({"values": {name: value}, "games": n, "frozen":
+/// [...], "changed": bool, and what the tuner measured}), the tuned sets as TOML and as the
+/// engine's Rust modules, the report, and what to do next. Returns the files written.
+pub fn finish_run(run: &RunDir, found: &Found) -> Result<Vec<&'static str>> {
+    let named: serde_json::Map<String, serde_json::Value> =
+        found.values.iter().map(|(name, v)| (name.clone(), serde_json::json!(v))).collect();
+    let mut result = serde_json::json!({
+        "values": named,
+        "games": found.games,
+        "frozen": found.frozen,
+        "changed": found.changed(),
+    });
+    if let (Some(map), serde_json::Value::Object(more)) = (result.as_object_mut(), found.measured.clone()) {
+        map.extend(more);
+    }
+    run.write_json("result.json", &result)?;
+    let mut written = vec!["result.json"];
+    let mut next = Vec::new();
+    if let Some(eval) = &found.eval {
+        let toml = write_params(run, eval, "tuned", "eval_params.rs")?;
+        written.extend(["tuned.toml", "eval_params.rs"]);
+        next.push(format!(
+            "bake the evaluation into the engine with: tune export --params {}",
+            toml.display()
+        ));
+    }
+    if let Some(search) = &found.search {
+        let toml = write_params(run, search, "search", "search_params.rs")?;
+        written.extend(["search.toml", "search_params.rs"]);
+        next.push(format!(
+            "bake the search constants into the engine with: tune export --search-params {}",
+            toml.display()
+        ));
+    }
+    if found.eval.is_some() || found.search.is_some() {
+        let eval = found.eval.as_ref().unwrap_or(&found.start_eval);
+        write_report(run, eval, Some(found.start_eval.set()));
+        // A run that moved nothing says so instead of advising an export of the start.
+        if found.changed() {
+            next.iter().for_each(|line| eprintln!("{line}"));
+        } else {
             eprintln!(
-                "bake the search constants into the engine with: tune export --search-params {}",
-                toml.display()
+                "the run found nothing: every tuned value is where it started, so there is nothing to export"
             );
         }
-        write_report(&setup.run, &eval, Some(setup.eval.set()));
     }
+    Ok(written)
+}
+
+/// The end of a black-box run (`pbil`, `clop`, `spsa`): [`finish_run`], OpenBench's SPSA lines
+/// of the result, and the largest changes on the terminal.
+pub fn finish_tuning(setup: &Setup, values: &[f64], games: u64, measured: serde_json::Value) -> Result<()> {
+    let found = Found::from_setup(setup, values, games, measured);
+    let mut written = finish_run(&setup.run, &found)?;
+    let playable = setup.space.playable(values);
+    setup.run.write("openbench.txt", &setup.space.to_openbench(&playable))?;
+    written.push("openbench.txt");
     let largest = setup.space.largest_changes(&playable, 12);
     if !largest.is_empty() {
         println!("largest changes:\n{largest}");
     }
     println!("wrote {} in {}", written.join(", "), setup.run.path().display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_json_names_the_values_and_says_whether_anything_changed() {
+        let dir = std::env::temp_dir().join(format!("whetstone-export-end-{}", std::process::id()));
+        let run = RunDir::create(&dir).unwrap();
+        let start = EvalParamSet::baked();
+        let mut found = Found {
+            start_eval: start.clone(),
+            start_search: SearchParamSet::baked(),
+            eval: Some(start.clone()),
+            search: None,
+            values: vec![("tempo_mg".into(), 12.0)],
+            frozen: vec!["pst_pawn_a2_mg".into()],
+            games: 0,
+            measured: serde_json::json!({ "k": 1.5 }),
+        };
+        assert!(!found.changed(), "the start itself changed nothing");
+        let written = finish_run(&run, &found).unwrap();
+        assert_eq!(written, ["result.json", "tuned.toml", "eval_params.rs"]);
+        let result: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("result.json")).unwrap()).unwrap();
+        assert_eq!(result["changed"], false);
+        assert_eq!(result["values"]["tempo_mg"], 12.0);
+        assert_eq!((result["k"].as_f64(), result["frozen"][0].as_str()), (Some(1.5), Some("pst_pawn_a2_mg")));
+        let mut values = start.values();
+        values[0] += 1;
+        found.eval = Some(start.with_values(&values));
+        assert!(found.changed());
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

@@ -12,9 +12,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
-use whetstone::params::{EvalParamSet, ParamSet};
+use whetstone::params::{EvalParamSet, ParamSet, SearchParamSet};
 
-use crate::export::{write_params, write_report};
+use crate::export::{finish_run, Found};
 use crate::model::store::shuffle;
 use crate::model::{load_traces, split, Data, Kernel, Layout, Model};
 use crate::optim::{local_search_pass, Adam};
@@ -165,7 +165,7 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
     let outcome = optimise(args, &set, &data, &selected)?;
     let names = set.value_names();
     let frozen: Vec<&str> = rare.iter().map(|&i| names[i].as_str()).collect();
-    finish(args, &set, &data, &outcome, &frozen)
+    finish(args, &set, &data, &outcome, &selected, &frozen)
 }
 
 /// The state at the end of optimisation.
@@ -287,12 +287,14 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
     Ok(Optimised { weights: state.weights, k: state.k, log: state.log })
 }
 
-/// Tuned values rounded into the set, written as TOML and Rust, with the plot and summary.
+/// Tuned values rounded into the set and written as every tuner's run ends (`export::finish_run`),
+/// with texel's own summary and loss curve. `selected` are the slots tuned, `frozen` the ones left.
 fn finish(
     args: &TexelArgs,
     set: &EvalParamSet,
     data: &Data,
     outcome: &Optimised,
+    selected: &[usize],
     frozen: &[&str],
 ) -> Result<()> {
     let layout = Layout::new(set);
@@ -313,7 +315,6 @@ fn finish(
     let rounded: Vec<i32> = weights.iter().map(|w| w.round() as i32).collect();
     let tuned = set.with_values(&rounded);
     let run = RunDir::create(&args.out)?;
-    let toml_path = write_params(&run, &tuned, "tuned", "eval_params.rs")?;
     let start: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
     let end: Vec<f64> = rounded.iter().map(|&v| v as f64).collect();
     let summary = report::summary(
@@ -358,15 +359,26 @@ fn finish(
         "valid_loss": last.map(|e| e.valid_loss).filter(|v| v.is_finite()),
         "k_refitted": refit,
     });
-    run.write_json("result.json", &serde_json::json!({ "values_changed": end.iter().zip(&start).filter(|(a, b)| a != b).count(), "frozen": frozen, "k": outcome.k }))?;
-    run.write_meta("texel", args, args.resume, Some(results))?;
-    write_report(&run, &tuned, Some(set.set()));
+    run.write_meta("texel", args, args.resume, Some(results.clone()))?;
     println!("{summary}");
+    let names = set.value_names();
+    let mut measured = results;
+    measured["values_changed"] = end.iter().zip(&start).filter(|(a, b)| a != b).count().into();
+    let found = Found {
+        start_eval: set.clone(),
+        start_search: SearchParamSet::baked(),
+        eval: Some(tuned),
+        search: None,
+        values: selected.iter().map(|&i| (names[i].clone(), end[i])).collect(),
+        frozen: frozen.iter().map(|f| f.to_string()).collect(),
+        games: 0,
+        measured,
+    };
+    let written = finish_run(&run, &found)?;
     println!(
-        "wrote {}/tuned.toml, eval_params.rs, log.csv, log.json, summary.txt, loss.png, result.json, run.json, report/\n\
-         bake it into the engine with: tune export --params {}",
-        args.out.display(),
-        toml_path.display()
+        "wrote {}, log.csv, log.json, summary.txt, loss.png, run.json in {}",
+        written.join(", "),
+        args.out.display()
     );
     Ok(())
 }
