@@ -10,6 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::export::verify::VerifyArgs;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
 use crate::optim::clop::{Clop, ClopSettings, Correlations};
@@ -29,6 +30,8 @@ use crate::run::Steps;
 pub struct ClopArgs {
     #[command(flatten)]
     pub common: TuneArgs,
+    #[command(flatten)]
+    pub verify: VerifyArgs,
     /// Quadratic terms: all cross-terms (`all`) or none (`diagonal`, for more parameters).
     #[arg(long, value_enum, default_value = "all")]
     pub correlations: CorrelationsArg,
@@ -98,6 +101,7 @@ impl ClopArgs {
 }
 
 pub fn run(args: &ClopArgs) -> Result<()> {
+    args.verify.check()?;
     if let Some(name) = &args.problem {
         return problem(args, name);
     }
@@ -125,7 +129,7 @@ pub fn run(args: &ClopArgs) -> Result<()> {
         estimate.win_rate, estimate.win_rate_low, estimate.win_rate_high, estimate.samples
     );
     setup.run.write_meta("clop", args, args.common.resume, Some(extra.clone()))?;
-    crate::export::finish_tuning(&setup, &values, state.games.played(), extra)
+    crate::export::finish_tuning(&setup, &args.common, &args.verify, &values, state.games.played(), extra)
 }
 
 /// Plays until `budget` games (or `halt_at`, as a kill would, in tests).

@@ -12,6 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::export::verify::VerifyArgs;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
 use crate::optim::pbil::{Pbil, PbilSettings};
@@ -29,6 +30,8 @@ use crate::run::Steps;
 pub struct PbilArgs {
     #[command(flatten)]
     pub common: TuneArgs,
+    #[command(flatten)]
+    pub verify: VerifyArgs,
     /// Generations [default: 1,500 with the Texel loss; with games, --games / (population x
     /// games per individual)].
     #[arg(long)]
@@ -121,6 +124,7 @@ impl PbilArgs {
 }
 
 pub fn run(args: &PbilArgs) -> Result<()> {
+    args.verify.check()?;
     let setup = args.common.setup("pbil", FitnessKind::Texel)?;
     let fitness = &setup.fitness;
     let generations = match (args.generations, args.common.games) {
@@ -155,7 +159,7 @@ pub fn run(args: &PbilArgs) -> Result<()> {
         extra["failed_games"] = state.games.failed.into();
     }
     setup.run.write_meta("pbil", args, args.common.resume, Some(extra.clone()))?;
-    crate::export::finish_tuning(&setup, &values, state.games.played(), extra)
+    crate::export::finish_tuning(&setup, &args.common, &args.verify, &values, state.games.played(), extra)
 }
 
 fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State> {

@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use whetstone::params::{EvalParamSet, SearchParamSet};
 
+use crate::export::verify::VerifyArgs;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
 use crate::optim::space::import_openbench;
@@ -31,6 +32,8 @@ use crate::run::{RunDir, Steps};
 pub struct SpsaArgs {
     #[command(flatten)]
     pub common: TuneArgs,
+    #[command(flatten)]
+    pub verify: VerifyArgs,
     /// Iterations (game pairs) [default: --games / 2, or 2,000 pairs; 300 with the Texel loss].
     #[arg(long)]
     pub iterations: Option<u64>,
@@ -79,6 +82,7 @@ struct State {
 }
 
 pub fn run(args: &SpsaArgs) -> Result<()> {
+    args.verify.check()?;
     if let Some(path) = &args.import_openbench {
         return import(args, path);
     }
@@ -117,7 +121,14 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         extra["loss"] = exact.loss(state.spsa.values()).into();
     }
     setup.run.write_meta("spsa", args, args.common.resume, Some(extra.clone()))?;
-    crate::export::finish_tuning(&setup, state.spsa.values(), state.games.played(), extra)
+    crate::export::finish_tuning(
+        &setup,
+        &args.common,
+        &args.verify,
+        state.spsa.values(),
+        state.games.played(),
+        extra,
+    )
 }
 
 /// --import-openbench: OpenBench's final values into the params files.

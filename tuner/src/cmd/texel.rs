@@ -14,10 +14,12 @@ use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 use whetstone::params::{EvalParamSet, ParamSet, SearchParamSet};
 
-use crate::export::{finish_run, Found};
+use crate::export::verify::VerifyArgs;
+use crate::export::{conclude, finish_run, Found};
 use crate::model::store::shuffle;
 use crate::model::{load_traces, split, Data, Kernel, Layout, Model};
 use crate::optim::{local_search_pass, Adam};
+use crate::play::args::PlayArgs;
 use crate::report;
 use crate::run::{EpochLog, RunDir, Steps};
 
@@ -32,6 +34,8 @@ pub enum Optimizer {
 /// Options of `tune texel`.
 #[derive(clap::Args, Debug, Clone, Serialize, Deserialize)]
 pub struct TexelArgs {
+    #[command(flatten)]
+    pub verify: VerifyArgs,
     /// Starting parameters.
     #[arg(long, default_value = "params/eval.toml")]
     pub params: PathBuf,
@@ -121,6 +125,7 @@ pub fn run(args: &TexelArgs) -> Result<()> {
 }
 
 fn run_in_pool(args: &TexelArgs) -> Result<()> {
+    args.verify.check()?;
     let set = EvalParamSet::load(&args.params)?;
     crate::dataset::check_files("--data", &args.data)?;
     crate::dataset::check_files("--valid", &args.valid)?;
@@ -380,7 +385,9 @@ fn finish(
         written.join(", "),
         args.out.display()
     );
-    Ok(())
+    let mut play = PlayArgs::defaults();
+    (play.concurrency, play.seed, play.quiet) = (args.concurrency, args.seed, args.quiet);
+    conclude(&run, &found, &args.verify, &play, args.resume).map(drop)
 }
 
 #[cfg(test)]
@@ -392,6 +399,7 @@ mod tests {
 
     fn args(out: &Path, epochs: usize, resume: bool) -> TexelArgs {
         TexelArgs {
+            verify: VerifyArgs::defaults(),
             params: PathBuf::from("params/eval.toml"),
             data: vec![],
             valid: vec![],

@@ -110,6 +110,17 @@ pub struct PlayArgs {
 }
 
 impl PlayArgs {
+    /// The options as a command line without any of them sets them (`tune match`'s defaults),
+    /// for a command that plays games but has no game options of its own (`tune texel --verify`).
+    pub fn defaults() -> PlayArgs {
+        #[derive(clap::Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            play: PlayArgs,
+        }
+        <Defaults as clap::Parser>::parse_from(["tune"]).play
+    }
+
     pub fn limit(&self) -> Result<MoveLimit> {
         MoveLimit::from_flags(self.nodes, self.depth, self.tc.as_deref())
     }

@@ -367,6 +367,17 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
         bail!("{} is not a run folder", run_dir.display());
     }
     let mut body = Vec::new();
+    let result_path = run_dir.join("result.json");
+    // A verified run's verdict is the first thing its report says.
+    if let Some(serde_json::Value::Object(verdict)) = result_path
+        .exists()
+        .then(|| read_json_file(&result_path).ok())
+        .flatten()
+        .and_then(|r| r.get("verdict").cloned())
+    {
+        let rows = verdict.iter().map(|(k, v)| (k.clone(), entry(v))).collect();
+        body.push(Block::KeyValue { caption: "verdict (tuned values against the start)".into(), rows });
+    }
     let meta_path = run_dir.join("run.json");
     if meta_path.exists() {
         let value = read_json_file(&meta_path)?;
@@ -384,7 +395,6 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
         body.push(Block::Text("This run folder has no run.json.".into()));
     }
 
-    let result_path = run_dir.join("result.json");
     if result_path.exists() {
         if let serde_json::Value::Object(map) = read_json_file(&result_path)? {
             let rows = map

@@ -156,6 +156,28 @@ impl RunDir {
     }
 }
 
+impl RunDir {
+    /// Adds `key` to a finished run's results: at the top of `result.json` and under `results`
+    /// in `run.json` (a verdict reached after the tuner's end, say).
+    pub fn add_result(&self, key: &str, value: &serde_json::Value) -> Result<()> {
+        for (file, under) in [("result.json", None), ("run.json", Some("results"))] {
+            let text = std::fs::read_to_string(self.file(file)).unwrap_or_else(|_| "{}".into());
+            let mut doc: serde_json::Value = serde_json::from_str(&text)
+                .with_context(|| format!("reading {}", self.file(file).display()))?;
+            let target = match under {
+                Some(k) => &mut doc[k],
+                None => &mut doc,
+            };
+            if !target.is_object() {
+                *target = serde_json::json!({});
+            }
+            target[key] = value.clone();
+            self.write_json(file, &doc)?;
+        }
+        Ok(())
+    }
+}
+
 /// Checked before anything is loaded or created: `--resume` needs a run with a checkpoint in `dir`.
 pub fn check_resumable(dir: &Path) -> Result<()> {
     let checkpoint = dir.join("checkpoint.json");

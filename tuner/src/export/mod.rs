@@ -5,14 +5,19 @@
 //! run's report, and for the black-box tuners OpenBench's SPSA lines. Every tuner, `tune texel`
 //! included, ends in [`finish_run`]; `tune export` (in `cmd/`) then bakes a chosen file.
 
+pub mod bake;
+pub mod verify;
+
 use std::path::PathBuf;
 
 use anyhow::Result;
 use whetstone::params::{CheckedSet, EvalParamSet, Layout, ParamSet, SearchParamSet};
 
-use crate::fitness::setup::Setup;
+use crate::fitness::setup::{Setup, TuneArgs};
 use crate::optim::space::Slot;
+use crate::play::args::PlayArgs;
 use crate::run::RunDir;
+use verify::{Verdict, VerifyArgs};
 
 /// The tuned values as `<stem>.toml` and the Rust module `rust_name` (the engine's baked module
 /// for that set, as `tune export` writes it). Returns the TOML's path.
@@ -135,9 +140,44 @@ pub fn finish_run(run: &RunDir, found: &Found) -> Result<Vec<&'static str>> {
     Ok(written)
 }
 
+/// After [`finish_run`], with `--verify`: the verdict of the tuned values against the start
+/// (added to result.json and run.json, the report redrawn to show it first, printed last), and
+/// with `--bake` the build baked when the SPRT passed. `resume` continues a killed verification.
+pub fn conclude(
+    run: &RunDir,
+    found: &Found,
+    args: &VerifyArgs,
+    play: &PlayArgs,
+    resume: bool,
+) -> Result<Option<Verdict>> {
+    if !args.verify {
+        return Ok(None);
+    }
+    let stop = crate::run::interrupt_flag();
+    let verdict = verify::verify(run, found, args, play, resume, &stop)?;
+    run.add_result("verdict", &serde_json::to_value(&verdict)?)?;
+    if found.eval.is_some() || found.search.is_some() {
+        let eval = found.eval.as_ref().unwrap_or(&found.start_eval);
+        write_report(run, eval, Some(found.start_eval.set()));
+    }
+    if args.bake {
+        let baked = verify::bake_if_passed(run, found, &verdict, std::path::Path::new("."))?;
+        run.add_result("baked", &baked.into())?;
+    }
+    println!("{}", verdict.lines());
+    Ok(Some(verdict))
+}
+
 /// The end of a black-box run (`pbil`, `clop`, `spsa`): [`finish_run`], OpenBench's SPSA lines
-/// of the result, and the largest changes on the terminal.
-pub fn finish_tuning(setup: &Setup, values: &[f64], games: u64, measured: serde_json::Value) -> Result<()> {
+/// of the result, the largest changes on the terminal, and with `--verify` the verdict.
+pub fn finish_tuning(
+    setup: &Setup,
+    args: &TuneArgs,
+    verify: &VerifyArgs,
+    values: &[f64],
+    games: u64,
+    measured: serde_json::Value,
+) -> Result<()> {
     let found = Found::from_setup(setup, values, games, measured);
     let mut written = finish_run(&setup.run, &found)?;
     let playable = setup.space.playable(values);
@@ -148,7 +188,7 @@ pub fn finish_tuning(setup: &Setup, values: &[f64], games: u64, measured: serde_
         println!("largest changes:\n{largest}");
     }
     println!("wrote {} in {}", written.join(", "), setup.run.path().display());
-    Ok(())
+    conclude(&setup.run, &found, verify, &args.play, args.resume).map(drop)
 }
 
 #[cfg(test)]

@@ -1,0 +1,358 @@
+//! The verdict at the end of a tuning run (`--verify`): the tuned values play the values the run
+//! started from, in this process, through the match runner, as an SPRT on pentanomial pairs, at a
+//! clock (or fixed nodes to screen), until the SPRT decides or the game cap is reached
+//! ("undecided"). The match lives in the run folder's `verify/` (games.pgn, journal.jsonl), so a
+//! killed verification continues with the run's `--resume`. `--bake` then bakes the result into
+//! the engine build only when the SPRT passed.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use serde::{Deserialize, Serialize};
+use whetstone::eval::Weights;
+use whetstone::search::SearchParams;
+
+use super::Found;
+use crate::play::args::PlayArgs;
+use crate::play::game::GameSettings;
+use crate::play::identity::RunIdentity;
+use crate::play::inprocess::EngineSetup;
+use crate::play::limit::MoveLimit;
+use crate::play::match_run::{play_match, MatchPlan};
+use crate::play::runner::Contestant;
+use crate::play::stats::{EloModel, Sprt, SprtDecision};
+use crate::run::RunDir;
+
+/// The verification options every tuner shares.
+#[derive(clap::Args, Debug, Clone, Serialize, Deserialize)]
+pub struct VerifyArgs {
+    /// After tuning, play the tuned values against the starting ones (an SPRT on game pairs) and
+    /// end with the verdict: Elo ± 95%, LLR and bounds, pentanomial, games. Written to result.json
+    /// and run.json, printed last, shown first in the report.
+    #[arg(long)]
+    pub verify: bool,
+    /// Clock of the verification games, seconds + increment per move.
+    #[arg(long, default_value = "3+0.03", value_name = "TC")]
+    pub verify_tc: String,
+    /// Nodes per move instead of the clock (to screen quickly; gains at fixed nodes did not always
+    /// hold at a clock).
+    #[arg(long, value_name = "N")]
+    pub verify_nodes: Option<u64>,
+    /// Games after which an SPRT that has not decided stops: the verdict is "undecided".
+    #[arg(long, default_value_t = 2000, value_name = "N")]
+    pub verify_games: u64,
+    /// SPRT bounds in normalized Elo: H0 elo0, H1 elo1 (a gainer by default).
+    #[arg(long, num_args = 2, default_values_t = [0.0, 5.0], value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
+    pub verify_bounds: Vec<f64>,
+    /// False-positive and false-negative rates of the SPRT (alpha = beta).
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub verify_error: f64,
+    /// Bake the result into the engine build (src/eval/baked.rs, src/search/baked.rs,
+    /// engine.toml) when, and only when, the verification's SPRT passed.
+    #[arg(long, requires = "verify")]
+    pub bake: bool,
+}
+
+/// How a verification ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// H1 accepted: the tuned values gain at least elo1 (with the SPRT's error rates).
+    Passed,
+    /// H0 accepted: they do not gain elo0.
+    Failed,
+    /// The game cap (or Ctrl-C) came first.
+    Undecided,
+}
+
+/// What the verification measured, as written to result.json and run.json.
+#[derive(Clone, Debug, Serialize)]
+pub struct Verdict {
+    pub outcome: Outcome,
+    pub elo: f64,
+    /// Half-width of the 95% interval.
+    pub elo_error: f64,
+    pub llr: f64,
+    /// The LLR's stopping bounds (ln(beta/(1-alpha)), ln((1-beta)/alpha)).
+    pub llr_bounds: [f64; 2],
+    pub elo_bounds: [f64; 2],
+    pub games: u64,
+    pub pentanomial: [u64; 5],
+    /// The clock or node count, and what the tuned values played.
+    pub control: String,
+    pub opponent: String,
+}
+
+impl Verdict {
+    /// The run's last lines.
+    pub fn lines(&self) -> String {
+        let outcome = match self.outcome {
+            Outcome::Passed => "PASSED",
+            Outcome::Failed => "FAILED",
+            Outcome::Undecided => "UNDECIDED",
+        };
+        format!(
+            "verdict: {outcome}: {:+.1} ± {:.1} Elo over {} games against {} at {}\n\
+             SPRT [{:.1}, {:.1}]: LLR {:.2} (bounds {:.2}, {:.2}), pentanomial {:?}",
+            self.elo,
+            self.elo_error,
+            self.games,
+            self.opponent,
+            self.control,
+            self.elo_bounds[0],
+            self.elo_bounds[1],
+            self.llr,
+            self.llr_bounds[0],
+            self.llr_bounds[1],
+            self.pentanomial
+        )
+    }
+}
+
+impl VerifyArgs {
+    /// The options as a command line without any of them sets them: no verification.
+    #[cfg(test)]
+    pub fn defaults() -> VerifyArgs {
+        #[derive(clap::Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            verify: VerifyArgs,
+        }
+        <Defaults as clap::Parser>::parse_from(["tune"]).verify
+    }
+
+    /// Checks that need no games, before the run starts.
+    pub fn check(&self) -> Result<()> {
+        if !self.verify {
+            return Ok(());
+        }
+        self.sprt()?;
+        self.limit()?;
+        if self.verify_games < 2 {
+            bail!("--verify-games must allow at least one game pair");
+        }
+        Ok(())
+    }
+
+    fn sprt(&self) -> Result<Sprt> {
+        let [elo0, elo1] = self.verify_bounds[..] else { bail!("--verify-bounds takes ELO0 ELO1") };
+        Sprt::new(elo0, elo1, self.verify_error, self.verify_error, EloModel::Normalized)
+            .map_err(|e| anyhow::anyhow!("--verify-bounds/--verify-error: {e}"))
+    }
+
+    fn limit(&self) -> Result<MoveLimit> {
+        match self.verify_nodes {
+            Some(n) => MoveLimit::from_flags(Some(n), None, None),
+            None => MoveLimit::from_flags(None, None, Some(&self.verify_tc)),
+        }
+    }
+}
+
+/// Plays the tuned values of `found` against its start into `run`'s `verify/` folder (continuing
+/// its journal when `resume`), with the book, adjudication, hash and threads of `play`.
+pub fn verify(
+    run: &RunDir,
+    found: &Found,
+    args: &VerifyArgs,
+    play: &PlayArgs,
+    resume: bool,
+    stop: &AtomicBool,
+) -> Result<Verdict> {
+    let sprt = args.sprt()?;
+    let limit = args.limit()?;
+    let engine = |name: &str, tuned: bool| {
+        let eval = if tuned { found.eval.as_ref() } else { None }.unwrap_or(&found.start_eval);
+        let search = if tuned { found.search.as_ref() } else { None }.unwrap_or(&found.start_search);
+        let mut setup = EngineSetup::built_in(name);
+        setup.weights = Arc::new(Weights::from_params(eval));
+        setup.search = Arc::new(SearchParams::from_set(search));
+        if let Some(mb) = play.hash {
+            setup.hash_mb = mb;
+        }
+        Contestant::InProcess(setup)
+    };
+    let (openings, _) = play.openings()?;
+    let pairs = (args.verify_games / 2).max(1) as usize;
+    let settings = GameSettings {
+        limit,
+        adjudication: play.adjudication(),
+        time_margin: Duration::from_millis(play.time_margin),
+        hang_timeout: Duration::from_secs(60),
+    };
+    let identity = RunIdentity::from_options(
+        &serde_json::json!({
+            "verify": args,
+            "tuned_values": found.eval.as_ref().map(|e| e.values()),
+            "tuned_search": found.search.as_ref().map(|s| s.values()),
+            "book": play.book,
+            "seed": play.seed,
+        }),
+        &["verify_games", "bake"],
+        &["book"],
+    )?;
+    let plan = MatchPlan {
+        contestants: [engine("tuned", true), engine("start", false)],
+        settings,
+        jobs: play.match_jobs(&openings, pairs)?,
+        sprt: Some(sprt),
+        concurrency: play.concurrency(),
+        quiet: play.quiet,
+        event: "whetstone verification".into(),
+        identity,
+    };
+    let dir = run.file("verify");
+    let resume = resume && dir.join(crate::play::journal::JOURNAL_FILE).exists();
+    eprintln!(
+        "verifying: the tuned values against the start, SPRT [{}, {}] at {limit}",
+        args.verify_bounds[0], args.verify_bounds[1]
+    );
+    let outcome = play_match(&plan, &dir, resume, stop)?;
+    let tally = &outcome.tally;
+    let elo = tally.elo();
+    let llr = tally.llr(&sprt);
+    let (lower, upper) = sprt.bounds();
+    Ok(Verdict {
+        outcome: match sprt.decision(llr) {
+            Some(SprtDecision::AcceptH1) => Outcome::Passed,
+            Some(SprtDecision::AcceptH0) => Outcome::Failed,
+            None => Outcome::Undecided,
+        },
+        elo: elo.elo,
+        elo_error: elo.error,
+        llr,
+        llr_bounds: [lower, upper],
+        elo_bounds: [args.verify_bounds[0], args.verify_bounds[1]],
+        games: tally.games(),
+        pentanomial: tally.pentanomial.0,
+        control: limit.to_string(),
+        opponent: "the starting values".into(),
+    })
+}
+
+/// `--bake`: the run's tuned files into the engine build under `root`, when the SPRT passed;
+/// otherwise says why and leaves the build untouched. Returns whether it baked.
+pub fn bake_if_passed(run: &RunDir, found: &Found, verdict: &Verdict, root: &Path) -> Result<bool> {
+    if found.eval.is_none() && found.search.is_none() {
+        bail!("--bake: the run tuned no params file (an OpenBench space), so there is nothing to bake");
+    }
+    if verdict.outcome != Outcome::Passed {
+        eprintln!(
+            "not baked: the verification {} (baking needs a passed SPRT); the engine build is untouched",
+            match verdict.outcome {
+                Outcome::Failed => "failed",
+                _ => "did not decide",
+            }
+        );
+        return Ok(false);
+    }
+    super::bake::bake(&super::bake::Bake {
+        params: found.eval.as_ref().map(|_| run.file("tuned.toml")),
+        search_params: found.search.as_ref().map(|_| run.file("search.toml")),
+        root: root.to_path_buf(),
+        toml: run.file("baked-eval.toml"),
+        search_toml: run.file("baked-search.toml"),
+        no_build: false,
+    })?;
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+    use whetstone::params::{EvalParamSet, SearchParamSet};
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        play: PlayArgs,
+        #[command(flatten)]
+        verify: VerifyArgs,
+    }
+
+    fn cli(extra: &[&str]) -> Cli {
+        let argv = ["tune", "--concurrency", "2", "--quiet", "--verify", "--verify-nodes", "400"];
+        Cli::parse_from(argv.iter().chain(extra))
+    }
+
+    /// Every piece worth one centipawn: an engine that gives its pieces away.
+    fn crippled() -> EvalParamSet {
+        let baked = EvalParamSet::baked();
+        let mut values = baked.values();
+        for slot in baked.select(&["material"]).unwrap() {
+            values[slot] = 1;
+        }
+        baked.with_values(&values)
+    }
+
+    fn found(start: EvalParamSet, tuned: EvalParamSet) -> Found {
+        Found {
+            start_eval: start,
+            start_search: SearchParamSet::baked(),
+            eval: Some(tuned),
+            search: None,
+            values: Vec::new(),
+            frozen: Vec::new(),
+            games: 0,
+            measured: serde_json::json!({}),
+        }
+    }
+
+    /// A repository root with the shipped engine.toml and params files, for baking into.
+    fn scratch_root(dir: &Path) -> std::path::PathBuf {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let root = dir.join("root");
+        std::fs::create_dir_all(root.join("params")).unwrap();
+        for file in ["engine.toml", "params/eval.toml", "params/search.toml"] {
+            std::fs::copy(repo.join(file), root.join(file)).unwrap();
+        }
+        root
+    }
+
+    #[test]
+    fn a_loss_fails_and_is_not_baked_and_a_gain_passes_and_is_baked() {
+        let dir = std::env::temp_dir().join(format!("whetstone-verify-{}", std::process::id()));
+        let root = scratch_root(&dir);
+        let args = cli(&["--bake"]);
+
+        let worse = RunDir::create(&dir.join("worse")).unwrap();
+        let lost = found(EvalParamSet::baked(), crippled());
+        super::super::finish_run(&worse, &lost).unwrap();
+        let verdict =
+            verify(&worse, &lost, &args.verify, &args.play, false, &AtomicBool::new(false)).unwrap();
+        assert_eq!(verdict.outcome, Outcome::Failed, "{}", verdict.lines());
+        assert!(verdict.elo < 0.0 && verdict.llr <= verdict.llr_bounds[0], "{}", verdict.lines());
+        assert!(!bake_if_passed(&worse, &lost, &verdict, &root).unwrap());
+        assert!(!root.join("src/eval/baked.rs").exists(), "a failed verification bakes nothing");
+
+        let better = RunDir::create(&dir.join("better")).unwrap();
+        let gained = found(crippled(), EvalParamSet::baked());
+        super::super::finish_run(&better, &gained).unwrap();
+        let verdict =
+            verify(&better, &gained, &args.verify, &args.play, false, &AtomicBool::new(false)).unwrap();
+        assert_eq!(verdict.outcome, Outcome::Passed, "{}", verdict.lines());
+        assert!(verdict.lines().starts_with("verdict: PASSED"), "{}", verdict.lines());
+        assert!(bake_if_passed(&better, &gained, &verdict, &root).unwrap());
+        let baked = std::fs::read_to_string(root.join("src/eval/baked.rs")).unwrap();
+        assert!(baked.contains("tuned.toml"), "the module names the run's file");
+        // Resuming a decided verification plays nothing more and reaches the same verdict.
+        let again =
+            verify(&better, &gained, &args.verify, &args.play, true, &AtomicBool::new(false)).unwrap();
+        assert_eq!((again.games, again.outcome), (verdict.games, Outcome::Passed));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn bad_verification_options_are_refused_before_the_run() {
+        assert!(cli(&["--verify-bounds", "5", "0"]).verify.check().is_err());
+        assert!(cli(&["--verify-games", "1"]).verify.check().is_err());
+        let no_verify = Cli::try_parse_from(["tune", "--bake"]);
+        assert!(no_verify.is_err(), "--bake needs --verify");
+        let tc = Cli::parse_from(["tune", "--verify", "--verify-tc", "nonsense"]);
+        assert!(tc.verify.check().is_err());
+    }
+}
