@@ -211,6 +211,12 @@ pub fn verify(
     );
     let outcome = play_match(&plan, &dir, resume, stop)?;
     let tally = &outcome.tally;
+    if outcome.interrupted {
+        bail!(
+            "verification interrupted after {} games; the run's --resume continues it (nothing is lost)",
+            tally.games()
+        );
+    }
     let elo = tally.elo();
     let llr = tally.llr(&sprt);
     let (lower, upper) = sprt.bounds();

@@ -217,14 +217,25 @@ pub fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
-/// A flag raised by Ctrl-C: runs stop at the next safe point, write a checkpoint and say how to
-/// resume.
+/// A fresh flag raised by Ctrl-C: runs stop at the next safe point, write a checkpoint and say
+/// how to resume. Each caller gets its own flag (a match runner also raises its flag to end a
+/// decided SPRT, which must not stop the next stage), and Ctrl-C raises every flag alive, so a
+/// run's later stages (a verification after tuning) stop on it too.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAGS: std::sync::Mutex<Vec<std::sync::Weak<AtomicBool>>> = std::sync::Mutex::new(Vec::new());
+    static HANDLER: std::sync::Once = std::sync::Once::new();
+    HANDLER.call_once(|| {
+        // Without a handler (another library installed one), Ctrl-C ends the process, which
+        // loses nothing already written.
+        let _ = ctrlc::set_handler(|| {
+            let flags = FLAGS.lock().unwrap_or_else(|e| e.into_inner());
+            flags.iter().filter_map(std::sync::Weak::upgrade).for_each(|f| f.store(true, Ordering::SeqCst));
+        });
+    });
     let flag = Arc::new(AtomicBool::new(false));
-    let handler_flag = flag.clone();
-    // A second handler cannot be installed in the same process (tests run several runs): then
-    // Ctrl-C simply ends the process, which loses nothing already written.
-    let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
+    let mut flags = FLAGS.lock().unwrap_or_else(|e| e.into_inner());
+    flags.retain(|f| f.strong_count() > 0);
+    flags.push(Arc::downgrade(&flag));
     flag
 }
 
