@@ -855,6 +855,23 @@ mod tests {
     }
 
     #[test]
+    fn a_verdict_is_the_first_thing_a_run_section_shows() {
+        let dir = temp_dir("verdict");
+        sample_run(&dir, false);
+        std::fs::write(
+            dir.join("result.json"),
+            r#"{"games": 0, "verdict": {"outcome": "passed", "elo": 95.4, "games": 780}}"#,
+        )
+        .unwrap();
+        let sections = run_sections(&dir, &[]).unwrap();
+        let html = render(&Page { title: "run".into(), metadata: vec![], sections });
+        let verdict = html.find("verdict (tuned values against the start)").expect("a verdict block");
+        assert!(verdict < html.find("run.json").unwrap(), "the verdict comes before run.json");
+        assert!(html.contains("<th>outcome</th><td>passed</td>"), "{html}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn page_has_every_image_and_no_external_reference() {
         let out = temp_dir("page");
         let run = out.join("run");
