@@ -352,6 +352,45 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// A verification stopped mid-way (Ctrl-C) is an error, not a verdict; resumed, it ends where
+    /// an uninterrupted one ends (one thread, so pairs finish in order).
+    #[test]
+    fn an_interrupted_verification_resumes_to_the_uninterrupted_verdict() {
+        let dir = std::env::temp_dir().join(format!("whetstone-verify-resume-{}", std::process::id()));
+        let mut args = cli(&["--verify-bounds", "0", "40"]);
+        args.play.concurrency = Some(1);
+        let gained = found(crippled(), EvalParamSet::baked());
+        let straight_run = RunDir::create(&dir.join("straight")).unwrap();
+        let straight =
+            verify(&straight_run, &gained, &args.verify, &args.play, false, &AtomicBool::new(false)).unwrap();
+        let run = RunDir::create(&dir.join("halted")).unwrap();
+        assert!(straight.games >= 20, "the SPRT must outlast the halt: {}", straight.lines());
+        let (stop, finished) = (AtomicBool::new(false), AtomicBool::new(false));
+        let journal = run.file("verify").join(crate::play::journal::JOURNAL_FILE);
+        let halted = std::thread::scope(|s| {
+            s.spawn(|| {
+                // Raise the flag once a few pairs are in the journal (its first line is the identity).
+                while !finished.load(std::sync::atomic::Ordering::SeqCst)
+                    && std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 4
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            });
+            let result = verify(&run, &gained, &args.verify, &args.play, false, &stop);
+            finished.store(true, std::sync::atomic::Ordering::SeqCst);
+            result
+        });
+        let e = halted.expect_err("an interrupted verification has no verdict");
+        assert!(format!("{e:#}").contains("--resume continues it"), "{e:#}");
+        let resumed = verify(&run, &gained, &args.verify, &args.play, true, &AtomicBool::new(false)).unwrap();
+        assert_eq!(
+            (resumed.outcome, resumed.games, resumed.pentanomial),
+            (straight.outcome, straight.games, straight.pentanomial)
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     #[test]
     fn bad_verification_options_are_refused_before_the_run() {
         assert!(cli(&["--verify-bounds", "5", "0"]).verify.check().is_err());
