@@ -116,12 +116,7 @@ impl VerifyArgs {
     /// The options as a command line without any of them sets them: no verification.
     #[cfg(test)]
     pub fn defaults() -> VerifyArgs {
-        #[derive(clap::Parser)]
-        struct Defaults {
-            #[command(flatten)]
-            verify: VerifyArgs,
-        }
-        <Defaults as clap::Parser>::parse_from(["tune"]).verify
+        crate::run::clap_defaults()
     }
 
     /// Checks that need no games, before the run starts.

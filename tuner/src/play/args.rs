@@ -113,12 +113,7 @@ impl PlayArgs {
     /// The options as a command line without any of them sets them (`tune match`'s defaults),
     /// for a command that plays games but has no game options of its own (`tune texel --verify`).
     pub fn defaults() -> PlayArgs {
-        #[derive(clap::Parser)]
-        struct Defaults {
-            #[command(flatten)]
-            play: PlayArgs,
-        }
-        <Defaults as clap::Parser>::parse_from(["tune"]).play
+        crate::run::clap_defaults()
     }
 
     pub fn limit(&self) -> Result<MoveLimit> {

@@ -239,6 +239,17 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     flag
 }
 
+/// A clap argument group as a command line that sets none of its options leaves it (its
+/// defaults), for code that needs one without a command line of its own.
+pub fn clap_defaults<T: clap::Args>() -> T {
+    #[derive(clap::Parser)]
+    struct Defaults<T: clap::Args> {
+        #[command(flatten)]
+        args: T,
+    }
+    <Defaults<T> as clap::Parser>::parse_from(["tune"]).args
+}
+
 /// The command line as typed, for the run's records.
 pub fn command_line() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")
