@@ -3,6 +3,7 @@
 //! parses options and strings the library's layers together (`dataset/` → `model/` → `optim/`
 //! fed by `fitness/`, games in `play/`, over `run/`, then `export` and `report/`).
 
+pub mod auto;
 pub mod bench;
 pub mod clop;
 pub mod datagen;
@@ -34,6 +35,10 @@ pub enum Command {
     /// Simultaneous perturbation stochastic approximation over game pairs, as fishtest and
     /// OpenBench run it; reads and writes OpenBench's SPSA lines.
     Spsa(spsa::SpsaArgs),
+    /// The whole loop, unattended and resumable: datagen, Texel, SPSA of the search constants,
+    /// each tuning stage kept only when its SPRT against the values before it passes, repeated
+    /// while --hours lasts; --bake bakes what passed.
+    Auto(auto::AutoArgs),
     /// Games between two engine configurations (params files in process, or UCI binaries):
     /// game pairs in parallel, fastchess's statistics, SPRT, PGN.
     Match(r#match::MatchArgs),
@@ -63,6 +68,7 @@ impl Command {
             Command::Pbil(args) => pbil::run(args),
             Command::Clop(args) => clop::run(args),
             Command::Spsa(args) => spsa::run(args),
+            Command::Auto(args) => auto::run(args),
             Command::Match(args) => r#match::run(args),
             Command::Gauntlet(args) => gauntlet::run(args),
             Command::Datagen(args) => datagen::run(args),

@@ -39,6 +39,10 @@ pub struct TexelArgs {
     /// Starting parameters.
     #[arg(long, default_value = "params/eval.toml")]
     pub params: PathBuf,
+    /// Search constants (params/search.toml format) both sides play with when --verify plays the
+    /// tuned values against the start [default: the built-in ones]. Texel tunes none of them.
+    #[arg(long, value_name = "FILE")]
+    pub search_params: Option<PathBuf>,
     /// Labelled positions (EPD with c9 results, `[1.0]` lines, `fen | result`, CSV).
     #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
@@ -127,6 +131,10 @@ pub fn run(args: &TexelArgs) -> Result<()> {
 fn run_in_pool(args: &TexelArgs) -> Result<()> {
     args.verify.check()?;
     let set = EvalParamSet::load(&args.params)?;
+    let search = match &args.search_params {
+        Some(path) => SearchParamSet::load(path)?,
+        None => SearchParamSet::baked(),
+    };
     crate::dataset::check_files("--data", &args.data)?;
     crate::dataset::check_files("--valid", &args.valid)?;
     if args.resume {
@@ -170,7 +178,7 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
     let outcome = optimise(args, &set, &data, &selected)?;
     let names = set.value_names();
     let frozen: Vec<&str> = rare.iter().map(|&i| names[i].as_str()).collect();
-    finish(args, &set, &data, &outcome, &selected, &frozen)
+    finish(args, (&set, &search), &data, &outcome, &selected, &frozen)
 }
 
 /// The state at the end of optimisation.
@@ -296,7 +304,7 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
 /// with texel's own summary and loss curve. `selected` are the slots tuned, `frozen` the ones left.
 fn finish(
     args: &TexelArgs,
-    set: &EvalParamSet,
+    (set, search): (&EvalParamSet, &SearchParamSet),
     data: &Data,
     outcome: &Optimised,
     selected: &[usize],
@@ -371,7 +379,7 @@ fn finish(
     measured["values_changed"] = end.iter().zip(&start).filter(|(a, b)| a != b).count().into();
     let found = Found {
         start_eval: set.clone(),
-        start_search: SearchParamSet::baked(),
+        start_search: search.clone(),
         eval: Some(tuned),
         search: None,
         values: selected.iter().map(|&i| (names[i].clone(), end[i])).collect(),
@@ -401,6 +409,7 @@ mod tests {
         TexelArgs {
             verify: VerifyArgs::defaults(),
             params: PathBuf::from("params/eval.toml"),
+            search_params: None,
             data: vec![],
             valid: vec![],
             valid_fraction: 0.2,

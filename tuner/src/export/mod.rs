@@ -153,6 +153,11 @@ pub fn conclude(
     if !args.verify {
         return Ok(None);
     }
+    if !found.changed() && (found.eval.is_some() || found.search.is_some()) {
+        // Games of the start against itself would measure nothing.
+        println!("verdict: none: the run moved no value, so there is nothing to verify (or bake)");
+        return Ok(None);
+    }
     let stop = crate::run::interrupt_flag();
     let verdict = verify::verify(run, found, args, play, resume, &stop)?;
     run.add_result("verdict", &serde_json::to_value(&verdict)?)?;
