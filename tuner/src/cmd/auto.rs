@@ -142,6 +142,9 @@ pub struct AutoArgs {
     /// src/search/baked.rs, engine.toml); with no stage passed the build is left untouched.
     #[arg(long)]
     pub bake: bool,
+    /// The repository whose engine build --bake writes (where engine.toml is).
+    #[arg(long, default_value = ".", hide = true)]
+    pub root: PathBuf,
     /// Run folder: auto.json, log.csv, result.json, the stages' folders, the report.
     #[arg(long, default_value = "reports/auto")]
     pub out: PathBuf,
@@ -247,25 +250,20 @@ const NODES_PER_SECOND: f64 = 2.0e6;
 const EXPECTED_VERIFY_GAMES: u64 = 800;
 
 pub fn run(args: &AutoArgs) -> Result<()> {
+    run_sitting(args, None)
+}
+
+/// The loop, stopping (as Ctrl-C stops it, resumable) once `halt_after` stages have finished in
+/// this sitting: how the tests end a sitting at a chosen point.
+fn run_sitting(args: &AutoArgs, halt_after: Option<usize>) -> Result<()> {
     let start_eval = EvalParamSet::load(&args.params)?;
     let start_search = match &args.search_params {
         Some(path) => SearchParamSet::load(path)?,
         None => SearchParamSet::baked(),
     };
     check(args, &start_search)?;
-    let run = RunDir::create(&args.out)?;
-    let mut state = if args.resume {
-        load_state(&run)?
-    } else {
-        // The start's values, in the run folder: every stage names files, and the run stays
-        // readable when params/ changes later.
-        run.write("start-eval.toml", &start_eval.to_toml())?;
-        run.write("start-search.toml", &start_search.to_toml())?;
-        State::start(&run.file("start-eval.toml"), &run.file("start-search.toml"))
-    };
-    state.ended = None;
     if !args.resume {
-        let first = expected_seconds(args, &state, 0);
+        let first = expected_seconds(args, &State::start(&args.params, &args.params), 0);
         if first > budget(args) {
             bail!(
                 "--hours {} ({:.0} minutes) cannot fit one stage: the {} stage is expected to take about \
@@ -277,9 +275,26 @@ pub fn run(args: &AutoArgs) -> Result<()> {
             );
         }
     }
+    let run = RunDir::create(&args.out)?;
+    let mut state = if args.resume {
+        load_state(&run)?
+    } else {
+        // The start's values, in the run folder: every stage names files, and the run stays
+        // readable when params/ changes later.
+        run.write("start-eval.toml", &start_eval.to_toml())?;
+        run.write("start-search.toml", &start_search.to_toml())?;
+        State::start(&run.file("start-eval.toml"), &run.file("start-search.toml"))
+    };
+    state.ended = None;
     run.write_meta("auto", args, args.resume, None)?;
     let stop = crate::run::interrupt_flag();
+    let mut finished_here = 0;
     loop {
+        if halt_after == Some(finished_here) {
+            save(&run, &state)?;
+            println!("halted after {finished_here} stages: tune auto --resume continues");
+            return Ok(());
+        }
         if args.cycles.is_some_and(|max| state.cycle > max) {
             state.ended = Some(format!("{} cycles done (--cycles)", state.cycle - 1));
             break;
@@ -342,6 +357,7 @@ pub fn run(args: &AutoArgs) -> Result<()> {
         let record = finished_stage(&mut state, stage, &dir, command, seconds)?;
         println!("{}", describe(&record));
         state.stages.push(record);
+        finished_here += 1;
         (state.started, state.partial_seconds) = (false, 0.0);
         state.next += 1;
         if state.next == args.stages.len() {
@@ -765,7 +781,7 @@ fn finish(
             bake(&Bake {
                 params: (eval.values() != start_eval.values()).then(|| run.file("tuned.toml")),
                 search_params: (search.values() != start_search.values()).then(|| run.file("search.toml")),
-                root: PathBuf::from("."),
+                root: args.root.clone(),
                 toml: run.file("baked-eval.toml"),
                 search_toml: run.file("baked-search.toml"),
                 no_build: false,
@@ -798,3 +814,7 @@ fn finish(
     );
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "auto_tests.rs"]
+mod tests;

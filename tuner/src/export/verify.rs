@@ -261,7 +261,7 @@ pub fn bake_if_passed(run: &RunDir, found: &Found, verdict: &Verdict, root: &Pat
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use clap::Parser;
     use whetstone::params::{EvalParamSet, SearchParamSet};
 
@@ -304,7 +304,7 @@ mod tests {
     }
 
     /// A repository root with the shipped engine.toml and params files, for baking into.
-    fn scratch_root(dir: &Path) -> std::path::PathBuf {
+    pub(crate) fn scratch_root(dir: &Path) -> std::path::PathBuf {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let root = dir.join("root");
         std::fs::create_dir_all(root.join("params")).unwrap();

@@ -378,6 +378,9 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
         let rows = verdict.iter().map(|(k, v)| (k.clone(), entry(v))).collect();
         body.push(Block::KeyValue { caption: "verdict (tuned values against the start)".into(), rows });
     }
+    if let Some(table) = stages_table(&result_path) {
+        body.push(table);
+    }
     let meta_path = run_dir.join("run.json");
     if meta_path.exists() {
         let value = read_json_file(&meta_path)?;
@@ -408,6 +411,9 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
                         ("frozen", serde_json::Value::Array(names)) => {
                             Entry::Text(format!("{} values (see Frozen values)", names.len()))
                         }
+                        ("stages", serde_json::Value::Array(stages)) => {
+                            Entry::Text(format!("{} stages (in the table above)", stages.len()))
+                        }
                         _ => entry(v),
                     };
                     (k.clone(), value)
@@ -428,6 +434,55 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
         body.push(Block::Images(pictures));
     }
     Ok(vec![Section { title: format!("Run {}", run_dir.display()), body }])
+}
+
+/// The stages of a `tune auto` run (`"stages"` in its result.json), one row each, in the order
+/// they ran: what each played, its verdict, whether it was kept, and the cumulative Elo.
+fn stages_table(result_path: &Path) -> Option<Block> {
+    let result = read_json_file(result_path).ok()?;
+    let stages = result.get("stages")?.as_array()?;
+    let number =
+        |v: &serde_json::Value, digits: usize| v.as_f64().map_or(String::new(), |x| format!("{x:.digits$}"));
+    let rows = stages
+        .iter()
+        .map(|s| {
+            let elo = match (s["elo"].as_f64(), s["elo_error"].as_f64()) {
+                (Some(e), Some(err)) => format!("{e:+.1} ± {err:.1}"),
+                _ => String::new(),
+            };
+            vec![
+                s["cycle"].to_string(),
+                s["stage"].as_str().unwrap_or("").to_string(),
+                s["games"].to_string(),
+                s["positions"].as_u64().map_or(String::new(), |p| p.to_string()),
+                s["verdict"].as_str().unwrap_or("").to_string(),
+                elo,
+                number(&s["llr"], 2),
+                if s["kept"] == true { "kept".into() } else { String::new() },
+                format!("{:+.1} ± {:.1}", s["cumulative_elo"].as_f64()?, s["cumulative_error"].as_f64()?),
+                number(&(s["seconds"].as_f64()? / 60.0).into(), 1),
+            ]
+            .into()
+        })
+        .collect::<Option<Vec<Vec<String>>>>()?;
+    let header = [
+        "cycle",
+        "stage",
+        "games",
+        "positions",
+        "verdict",
+        "Elo ± 95%",
+        "LLR",
+        "kept",
+        "cumulative Elo",
+        "minutes",
+    ];
+    Some(Block::Table {
+        caption: "stages of tune auto (each tuning stage's SPRT against the values before it; only passed stages are kept)"
+            .into(),
+        header: header.iter().map(|h| h.to_string()).collect(),
+        rows,
+    })
 }
 
 fn read_json_file(path: &Path) -> Result<serde_json::Value> {

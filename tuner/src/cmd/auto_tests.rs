@@ -1,0 +1,267 @@
+//! `tune auto` end to end at toy sizes (one thread, few hundred nodes, a few games per stage).
+
+use super::*;
+use crate::export::verify::tests::scratch_root;
+use crate::fitness::setup::tests::small_dataset;
+
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path).display().to_string()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("whetstone-auto-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    dir
+}
+
+/// Toy sizes: every stage takes a second or two. An option in `extra` replaces its default here.
+fn auto_args(out: &Path, extra: &[&str]) -> AutoArgs {
+    let (out, params) = (out.display().to_string(), repo("params/eval.toml"));
+    let defaults = [
+        ("--hours", "1"),
+        ("--out", &out),
+        ("--concurrency", "1"),
+        ("--datagen-games", "8"),
+        ("--datagen-nodes", "500"),
+        ("--texel-epochs", "6"),
+        ("--tune-games", "8"),
+        ("--tune-nodes", "500"),
+        ("--verify-nodes", "500"),
+        ("--verify-games", "16"),
+        ("--params", &params),
+        ("--texel-args", "--min-coverage 0 --checkpoint-every 1"),
+    ];
+    let mut words = vec!["--quiet".to_string()];
+    for (option, value) in defaults {
+        if !extra.contains(&option) {
+            words.extend([option.to_string(), value.to_string()]);
+        }
+    }
+    words.extend(extra.iter().map(|s| s.to_string()));
+    parse_args(&words).unwrap()
+}
+
+fn result(out: &Path) -> serde_json::Value {
+    read_json(&out.join("result.json")).unwrap()
+}
+
+/// What a stage measured, without where and how long it ran.
+fn measured(stage: &serde_json::Value) -> serde_json::Value {
+    let mut stage = stage.clone();
+    for key in ["dir", "command", "seconds"] {
+        stage.as_object_mut().unwrap().remove(key);
+    }
+    stage
+}
+
+#[test]
+fn two_cycles_run_every_stage_verify_each_tuning_stage_and_report_them() {
+    let out = temp("cycles");
+    run(&auto_args(&out, &["--cycles", "2"])).unwrap();
+    let result = result(&out);
+    let stages = result["stages"].as_array().unwrap();
+    let names: Vec<&str> = stages.iter().map(|s| s["stage"].as_str().unwrap()).collect();
+    assert_eq!(names, ["datagen", "texel", "spsa", "datagen", "texel", "spsa"]);
+    for stage in stages {
+        if stage["stage"] == "datagen" {
+            assert!(stage["positions"].as_u64().unwrap() > 50, "{stage}");
+            assert_eq!(stage["games"], 8);
+        } else {
+            let verdict = stage["verdict"].as_str().unwrap();
+            assert!(["passed", "failed", "undecided", "unchanged"].contains(&verdict), "{stage}");
+            // The stage's own run folder holds its verdict (and its games count in the stage's).
+            let own = read_json(&PathBuf::from(stage["dir"].as_str().unwrap()).join("result.json")).unwrap();
+            if verdict != "unchanged" {
+                assert_eq!(own["verdict"]["outcome"], verdict);
+                assert!(stage["games"].as_u64().unwrap() >= own["verdict"]["games"].as_u64().unwrap());
+            }
+            assert_eq!(stage["kept"], verdict == "passed");
+        }
+    }
+    // The second Texel stage reads the positions of both datagen stages.
+    let texel_2 = stages[4]["command"].as_str().unwrap();
+    assert!(
+        texel_2.contains("cycle-1/datagen/positions.epd")
+            && texel_2.contains("cycle-2/datagen/positions.epd")
+    );
+    assert!(texel_2.contains("--seed 2") && texel_2.contains("--verify-nodes 500"), "{texel_2}");
+    assert!(result["ended"].as_str().unwrap().contains("--cycles"));
+    let log = std::fs::read_to_string(out.join("log.csv")).unwrap();
+    assert_eq!(log.lines().count(), 7, "a header and a row per stage:\n{log}");
+    assert!(log.lines().next().unwrap().contains("cumulative_elo"));
+    for file in ["tuned.toml", "search.toml", "auto.json", "run.json", "report/index.html"] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    let html = std::fs::read_to_string(out.join("report/index.html")).unwrap();
+    assert!(html.contains("stages of tune auto"), "the report lists the stages");
+    std::fs::remove_dir_all(&out).ok();
+}
+
+/// A run killed inside a stage (here: the Texel stage after 3 of its 6 epochs, checkpointed,
+/// before its verification) and resumed ends as the uninterrupted run ends.
+#[test]
+fn a_run_resumed_mid_stage_ends_as_the_uninterrupted_one() {
+    let (a, b) = (temp("straight"), temp("resumed"));
+    let extra = ["--stages", "datagen,texel", "--cycles", "1"];
+    run(&auto_args(&a, &extra)).unwrap();
+
+    let args = auto_args(&b, &extra);
+    run_sitting(&args, Some(1)).unwrap();
+    let mut state = load_state(&RunDir::create(&b).unwrap()).unwrap();
+    assert_eq!((state.stages.len(), state.next, state.started), (1, 1, false));
+    // The Texel stage as the loop starts it, killed after its third epoch: its checkpoint, and
+    // no verdict yet.
+    let dir = b.join("cycle-1").join("texel");
+    let search = SearchParamSet::load(&state.search).unwrap();
+    let mut words = stage_words(&args, &state, Stage::Texel, &dir, &search, false).unwrap();
+    let epochs = words.iter().position(|w| w == "--epochs").unwrap();
+    words[epochs + 1] = "3".into();
+    run_stage(Stage::Texel, &words).unwrap();
+    for file in ["verify", "result.json", "tuned.toml"] {
+        let path = dir.join(file);
+        if path.is_dir() {
+            std::fs::remove_dir_all(path).unwrap();
+        } else {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    state.started = true;
+    save(&RunDir::create(&b).unwrap(), &state).unwrap();
+
+    let resumed = AutoArgs { resume: true, ..args };
+    run(&resumed).unwrap();
+    let (straight, resumed) = (result(&a), result(&b));
+    let stages =
+        |r: &serde_json::Value| r["stages"].as_array().unwrap().iter().map(measured).collect::<Vec<_>>();
+    assert_eq!(stages(&straight), stages(&resumed));
+    assert!(resumed["stages"][1]["command"].as_str().unwrap().contains("--resume"));
+    let checkpoint = read_json(&dir.join("checkpoint.json")).unwrap();
+    assert_eq!(checkpoint["epoch"], 6, "the resumed stage ran its remaining epochs");
+    let tuned = |root: &Path| std::fs::read_to_string(root.join("cycle-1/texel/tuned.toml")).unwrap();
+    assert_eq!(tuned(&a), tuned(&b));
+    std::fs::remove_dir_all(&a).ok();
+    std::fs::remove_dir_all(&b).ok();
+}
+
+/// From a crippled start (every material value 1) the Texel stage wins material back: it passes,
+/// the next cycle starts from its values, and --bake bakes the run's values; a run where nothing
+/// passes leaves the build alone.
+#[test]
+fn a_passed_stage_is_kept_and_baked_and_a_run_with_none_bakes_nothing() {
+    let out = temp("bake");
+    let root = scratch_root(&out);
+    let data = small_dataset().display().to_string();
+    let baked = EvalParamSet::baked();
+    let mut values = baked.values();
+    for slot in baked.select(&["material"]).unwrap() {
+        values[slot] = 1;
+    }
+    let crippled = out.join("crippled.toml");
+    std::fs::write(&crippled, baked.with_values(&values).to_toml()).unwrap();
+    let (crippled, root_arg) = (crippled.display().to_string(), root.display().to_string());
+    let args = auto_args(
+        &out.join("run"),
+        &[
+            "--params",
+            &crippled,
+            "--stages",
+            "texel",
+            "--data",
+            &data,
+            "--cycles",
+            "2",
+            "--texel-epochs",
+            "30",
+            "--texel-args",
+            "--min-coverage 0 --learning-rate 20 --only material",
+            "--verify-games",
+            "100",
+            "--verify-bounds",
+            "0",
+            "50",
+            "--bake",
+            "--root",
+            &root_arg,
+        ],
+    );
+    run(&args).unwrap();
+    let result = result(&out.join("run"));
+    let first = &result["stages"][0];
+    assert_eq!((first["verdict"].as_str(), first["kept"].as_bool()), (Some("passed"), Some(true)), "{first}");
+    assert!(first["elo"].as_f64().unwrap() > 0.0 && first["cumulative_elo"] == first["elo"]);
+    let second = &result["stages"][1]["command"];
+    assert!(
+        second.as_str().unwrap().contains("cycle-1/texel/tuned.toml"),
+        "cycle 2 starts from the kept values"
+    );
+    assert_eq!(result["baked"], true);
+    let baked = std::fs::read_to_string(root.join("src/eval/baked.rs")).unwrap();
+    assert!(baked.contains("tuned.toml"), "the build bakes the run's values");
+
+    // Nothing to tune (no value matches what the start can move) passes nothing: nothing baked.
+    let untouched = scratch_root(&out.join("untouched"));
+    let root_arg = untouched.display().to_string();
+    let none = auto_args(
+        &out.join("none"),
+        &[
+            "--stages",
+            "texel",
+            "--data",
+            &data,
+            "--cycles",
+            "1",
+            "--texel-epochs",
+            "1",
+            "--texel-args",
+            "--min-coverage 0 --learning-rate 0.000001",
+            "--bake",
+            "--root",
+            &root_arg,
+        ],
+    );
+    run(&none).unwrap();
+    assert_eq!(result_of_stage(&out.join("none"), 0)["kept"], false);
+    assert!(!untouched.join("src/eval/baked.rs").exists(), "no passed stage, nothing baked");
+    std::fs::remove_dir_all(&out).ok();
+}
+
+fn result_of_stage(out: &Path, i: usize) -> serde_json::Value {
+    result(out)["stages"][i].clone()
+}
+
+fn error(extra: &[&str]) -> String {
+    let out = temp("bad");
+    let message = format!("{:#}", run(&auto_args(&out, extra)).expect_err("bad input is refused"));
+    assert!(!out.exists(), "nothing is written before the checks pass: {message}");
+    message
+}
+
+#[test]
+fn bad_input_is_refused_before_any_work_with_what_is_wrong() {
+    let unknown =
+        parse_args::<AutoArgs>(&["--hours".into(), "1".into(), "--stages".into(), "datagen,texle".into()]);
+    let unknown = format!("{:#}", unknown.err().expect("an unknown stage is refused"));
+    assert!(unknown.contains("texle") && unknown.contains("possible values"), "{unknown}");
+    let tiny = error(&["--hours", "0.0001", "--datagen-games", "100000"]);
+    assert!(tiny.contains("cannot fit one stage") && tiny.contains("datagen"), "{tiny}");
+    let pbil = error(&["--stages", "datagen,pbil"]);
+    assert!(pbil.contains("--pbil-only"), "{pbil}");
+    let texel_first = error(&["--stages", "texel,datagen"]);
+    assert!(texel_first.contains("needs positions"), "{texel_first}");
+    let stage_option = error(&["--texel-args", "--no-such-option 3"]);
+    assert!(
+        stage_option.contains("texel stage") && stage_option.contains("--no-such-option"),
+        "{stage_option}"
+    );
+    let no_run = error(&["--resume"]);
+    assert!(no_run.contains("no auto.json"), "{no_run}");
+    // A params file that does not match the build names what is wrong.
+    let dir = temp("params");
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = dir.join("broken.toml");
+    let text = std::fs::read_to_string(repo("params/eval.toml")).unwrap();
+    std::fs::write(&broken, text.replacen("name = \"tempo\"", "name = \"tempo_renamed\"", 1)).unwrap();
+    let mismatch = error(&["--params", broken.to_str().unwrap()]);
+    assert!(mismatch.contains("tempo"), "{mismatch}");
+    std::fs::remove_dir_all(&dir).ok();
+}
