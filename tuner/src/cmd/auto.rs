@@ -165,6 +165,9 @@ pub struct AutoArgs {
 /// The loop's checkpoint (`auto.json`).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 struct State {
+    /// The stages of every cycle (--stages).
+    #[serde(default)]
+    plan: Vec<Stage>,
     /// The values the next stage starts from: the start's, or the last passed stage's.
     eval: PathBuf,
     search: PathBuf,
@@ -185,8 +188,9 @@ struct State {
 
 impl State {
     /// A new run's state: the first stage of the first cycle next, from these files.
-    fn start(eval: &Path, search: &Path) -> State {
+    fn start(eval: &Path, search: &Path, plan: &[Stage]) -> State {
         State {
+            plan: plan.to_vec(),
             eval: eval.to_path_buf(),
             search: search.to_path_buf(),
             cycle: 1,
@@ -241,6 +245,10 @@ struct LogRow<'a> {
     seconds: f64,
 }
 
+/// The values the run started from, in its folder.
+const START_EVAL: &str = "start-eval.toml";
+const START_SEARCH: &str = "start-search.toml";
+
 /// Plies of a game at fixed nodes (measured: 93 in self-play at 5,000 nodes) and the speed of
 /// an in-process game here (2.4 million nodes a second per thread measured), rounded to be
 /// safe; used only until a stage has run once and its own time is known.
@@ -256,14 +264,18 @@ pub fn run(args: &AutoArgs) -> Result<()> {
 /// The loop, stopping (as Ctrl-C stops it, resumable) once `halt_after` stages have finished in
 /// this sitting: how the tests end a sitting at a chosen point.
 fn run_sitting(args: &AutoArgs, halt_after: Option<usize>) -> Result<()> {
-    let start_eval = EvalParamSet::load(&args.params)?;
+    // A resumed run starts from the values it first started from, kept in its folder.
+    let (eval_file, search_file) = (args.out.join(START_EVAL), args.out.join(START_SEARCH));
+    let start_eval =
+        EvalParamSet::load(if args.resume && eval_file.is_file() { &eval_file } else { &args.params })?;
     let start_search = match &args.search_params {
+        _ if args.resume && search_file.is_file() => SearchParamSet::load(&search_file)?,
         Some(path) => SearchParamSet::load(path)?,
         None => SearchParamSet::baked(),
     };
     check(args, &start_search)?;
     if !args.resume {
-        let first = expected_seconds(args, &State::start(&args.params, &args.params), 0);
+        let first = expected_seconds(args, &State::start(&args.params, &args.params, &args.stages), 0);
         if first > budget(args) {
             bail!(
                 "--hours {} ({:.0} minutes) cannot fit one stage: the {} stage is expected to take about \
@@ -277,13 +289,23 @@ fn run_sitting(args: &AutoArgs, halt_after: Option<usize>) -> Result<()> {
     }
     let run = RunDir::create(&args.out)?;
     let mut state = if args.resume {
-        load_state(&run)?
+        let mut state = load_state(&run)?;
+        if state.plan.is_empty() {
+            state.plan = args.stages.clone();
+        }
+        if state.plan != args.stages {
+            bail!(
+                "--resume: the run's stages are {}; --stages must name the same",
+                state.plan.iter().map(|s| s.name()).collect::<Vec<_>>().join(",")
+            );
+        }
+        state
     } else {
         // The start's values, in the run folder: every stage names files, and the run stays
         // readable when params/ changes later.
-        run.write("start-eval.toml", &start_eval.to_toml())?;
-        run.write("start-search.toml", &start_search.to_toml())?;
-        State::start(&run.file("start-eval.toml"), &run.file("start-search.toml"))
+        run.write(START_EVAL, &start_eval.to_toml())?;
+        run.write(START_SEARCH, &start_search.to_toml())?;
+        State::start(&run.file(START_EVAL), &run.file(START_SEARCH), &args.stages)
     };
     state.ended = None;
     run.write_meta("auto", args, args.resume, None)?;
@@ -401,7 +423,8 @@ fn check(args: &AutoArgs, start_search: &SearchParamSet) -> Result<()> {
     let verify: VerifyArgs = parse_args(&verify_words(args))?;
     verify.check()?;
     // Every stage's command line parses, with the --<stage>-args given.
-    let mut state = State::start(&args.params, args.search_params.as_deref().unwrap_or(&args.params));
+    let mut state =
+        State::start(&args.params, args.search_params.as_deref().unwrap_or(&args.params), &args.stages);
     state.positions.push(args.out.join("cycle-1").join("datagen").join(POSITIONS_FILE));
     for &stage in &args.stages {
         let words = stage_words(args, &state, stage, &args.out, start_search, false)?;
@@ -587,7 +610,7 @@ fn stage_words(
 
 /// A stage's options, parsed as its command parses them.
 enum StageArgs {
-    Datagen(datagen::DatagenArgs),
+    Datagen(Box<datagen::DatagenArgs>),
     Texel(Box<texel::TexelArgs>),
     Spsa(Box<spsa::SpsaArgs>),
     Pbil(Box<pbil::PbilArgs>),
@@ -595,7 +618,7 @@ enum StageArgs {
 
 fn parse_stage(stage: Stage, words: &[String]) -> Result<StageArgs> {
     Ok(match stage {
-        Stage::Datagen => StageArgs::Datagen(parse_args(words)?),
+        Stage::Datagen => StageArgs::Datagen(Box::new(parse_args(words)?)),
         Stage::Texel => StageArgs::Texel(Box::new(parse_args(words)?)),
         Stage::Spsa => StageArgs::Spsa(Box::new(parse_args(words)?)),
         Stage::Pbil => StageArgs::Pbil(Box::new(parse_args(words)?)),

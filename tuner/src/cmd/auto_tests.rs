@@ -129,6 +129,9 @@ fn a_run_resumed_mid_stage_ends_as_the_uninterrupted_one() {
     save(&RunDir::create(&b).unwrap(), &state).unwrap();
 
     let resumed = AutoArgs { resume: true, ..args };
+    let other_plan = AutoArgs { stages: vec![Stage::Datagen, Stage::Texel, Stage::Spsa], ..resumed.clone() };
+    let refused = format!("{:#}", run(&other_plan).expect_err("a resume with other stages is refused"));
+    assert!(refused.contains("stages are datagen,texel;"), "{refused}");
     run(&resumed).unwrap();
     let (straight, resumed) = (result(&a), result(&b));
     let stages =
@@ -240,7 +243,7 @@ fn error(extra: &[&str]) -> String {
 fn bad_input_is_refused_before_any_work_with_what_is_wrong() {
     let unknown =
         parse_args::<AutoArgs>(&["--hours".into(), "1".into(), "--stages".into(), "datagen,texle".into()]);
-    let unknown = format!("{:#}", unknown.err().expect("an unknown stage is refused"));
+    let unknown = format!("{:#}", unknown.expect_err("an unknown stage is refused"));
     assert!(unknown.contains("texle") && unknown.contains("possible values"), "{unknown}");
     let tiny = error(&["--hours", "0.0001", "--datagen-games", "100000"]);
     assert!(tiny.contains("cannot fit one stage") && tiny.contains("datagen"), "{tiny}");
