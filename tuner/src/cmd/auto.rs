@@ -27,7 +27,7 @@ use whetstone::params::{EvalParamSet, SearchParamSet};
 
 use super::{datagen, pbil, spsa, texel};
 use crate::export::bake::{bake, Bake};
-use crate::export::verify::VerifyArgs;
+use crate::export::verify::{VerifyArgs, VerifyGames};
 use crate::play::datagen::POSITIONS_FILE;
 use crate::run::{parse_args, RunDir};
 
@@ -60,8 +60,17 @@ impl Stage {
     }
 }
 
+/// Nodes per move of the stages' verifications unless --verify-tc is given.
+const VERIFY_NODES: &str = "5000";
+
 /// Options of `tune auto`.
 #[derive(clap::Args, Debug, Clone, Serialize)]
+#[command(
+    mut_arg("verify_nodes", |a| a.default_value(VERIFY_NODES)
+        .help("Nodes per move of each stage's verification, unless --verify-tc is given")),
+    mut_arg("verify_tc", |a| a.help("Clock of each stage's verification instead of --verify-nodes, \
+        seconds + increment per move (3+0.03: about 12 games a minute on 2 cores)")),
+)]
 pub struct AutoArgs {
     /// Evaluation params file the loop starts from.
     #[arg(long, default_value = "params/eval.toml")]
@@ -120,24 +129,12 @@ pub struct AutoArgs {
     /// More options of every PBIL stage.
     #[arg(long, value_name = "'OPTIONS'", allow_hyphen_values = true)]
     pub pbil_args: Option<String>,
-    /// Nodes per move of each stage's verification (its SPRT against the values before it).
-    /// Fixed nodes by default: an unattended loop shares its machine, and a verdict at fixed
-    /// nodes does not move with the load; --verify-tc plays at a clock instead.
-    #[arg(long, default_value_t = 5000, value_name = "N")]
-    pub verify_nodes: u64,
-    /// Clock of the verifications instead of --verify-nodes (`3+0.03`; about 12 games a minute
-    /// on 2 cores).
-    #[arg(long, value_name = "TC")]
-    pub verify_tc: Option<String>,
-    /// Games after which a stage's SPRT that has not decided stops (undecided: not kept).
-    #[arg(long, default_value_t = 2000, value_name = "N")]
-    pub verify_games: u64,
-    /// SPRT bounds of every stage, normalized Elo.
-    #[arg(long, num_args = 2, default_values_t = [0.0, 5.0], value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
-    pub verify_bounds: Vec<f64>,
-    /// False-positive and false-negative rates of each stage's SPRT (alpha = beta).
-    #[arg(long, default_value_t = 0.05, value_name = "P")]
-    pub verify_error: f64,
+    /// Each tuning stage's verification: an SPRT against the values before it, at fixed nodes by
+    /// default (an unattended loop shares its machine, and a verdict at fixed nodes does not move
+    /// with the load); --verify-tc plays at a clock instead (about 12 games a minute at 3+0.03 on
+    /// 2 cores).
+    #[command(flatten)]
+    pub verify: VerifyGames,
     /// At the end, bake the values of the passed stages into the engine build (src/eval/baked.rs,
     /// src/search/baked.rs, engine.toml); with no stage passed the build is left untouched.
     #[arg(long)]
@@ -420,7 +417,7 @@ fn check(args: &AutoArgs, start_search: &SearchParamSet) -> Result<()> {
         bail!("--datagen-games, --tune-games and --texel-epochs must be at least 1");
     }
     // The stages' own checks of the options passed through (the SPRT's bounds, the clock).
-    let verify: VerifyArgs = parse_args(&verify_words(args))?;
+    let verify: VerifyArgs = parse_args(&args.verify.words())?;
     verify.check()?;
     // Every stage's command line parses, with the --<stage>-args given.
     let mut state =
@@ -467,16 +464,16 @@ fn estimate_seconds(args: &AutoArgs, state: &State, stage: Stage) -> f64 {
     let threads =
         args.concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let per_game = |nodes: u64| PLIES_PER_GAME * nodes as f64 / NODES_PER_SECOND / threads as f64;
-    let verify_game = match &args.verify_tc {
+    let verify_game = match &args.verify.verify_tc {
         // Both clocks and an increment per move of each side.
         Some(tc) => {
             let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
             let (base, inc) = (base.parse().unwrap_or(10.0), inc.parse().unwrap_or(0.0));
             (2.0 * base + PLIES_PER_GAME * inc) / threads as f64
         }
-        None => per_game(args.verify_nodes),
+        None => per_game(args.verify.verify_nodes.unwrap_or(5000)),
     };
-    let verification = args.verify_games.min(EXPECTED_VERIFY_GAMES) as f64 * verify_game;
+    let verification = args.verify.verify_games.min(EXPECTED_VERIFY_GAMES) as f64 * verify_game;
     match stage {
         Stage::Datagen => args.datagen_games as f64 * per_game(args.datagen_nodes),
         // Loading and epochs: about 2 µs per position and epoch on 2 cores (`tune bench`).
@@ -495,19 +492,6 @@ fn resumable(stage: Stage, dir: &Path) -> bool {
         Stage::Datagen => dir.join(crate::play::datagen::PROGRESS_FILE).is_file(),
         _ => dir.join("checkpoint.json").is_file(),
     }
-}
-
-/// The options every tuning stage's verification gets.
-fn verify_words(args: &AutoArgs) -> Vec<String> {
-    let mut words = vec!["--verify".to_string(), "--verify-games".into(), args.verify_games.to_string()];
-    match &args.verify_tc {
-        Some(tc) => words.extend(["--verify-tc".into(), tc.clone()]),
-        None => words.extend(["--verify-nodes".into(), args.verify_nodes.to_string()]),
-    }
-    words.extend(["--verify-bounds".into()]);
-    words.extend(args.verify_bounds.iter().map(|b| b.to_string()));
-    words.extend(["--verify-error".into(), args.verify_error.to_string()]);
-    words
 }
 
 /// The search constants the SPSA stage tunes.
@@ -569,7 +553,7 @@ fn stage_words(
             words.push("--data".into());
             words.extend(state.positions.iter().chain(&args.data).map(|p| path(p)));
             words.extend(["--epochs".into(), args.texel_epochs.to_string()]);
-            words.extend(verify_words(args));
+            words.extend(args.verify.words());
         }
         Stage::Spsa | Stage::Pbil => {
             words.extend([
@@ -590,7 +574,7 @@ fn stage_words(
                 "--nodes".into(),
                 args.tune_nodes.to_string(),
             ]);
-            words.extend(verify_words(args));
+            words.extend(args.verify.words());
         }
     }
     let extra = match stage {

@@ -34,9 +34,26 @@ pub struct VerifyArgs {
     /// and run.json, printed last, shown first in the report.
     #[arg(long)]
     pub verify: bool,
-    /// Clock of the verification games, seconds + increment per move.
-    #[arg(long, default_value = "3+0.03", value_name = "TC")]
-    pub verify_tc: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub games: VerifyGames,
+    /// Bake the result into the engine build (src/eval/baked.rs, src/search/baked.rs,
+    /// engine.toml) when, and only when, the verification's SPRT passed.
+    #[arg(long, requires = "verify")]
+    pub bake: bool,
+}
+
+/// The clock of a verification when neither --verify-tc nor --verify-nodes is given.
+pub const DEFAULT_VERIFY_TC: &str = "3+0.03";
+
+/// How a verification plays and decides: shared by every tuner's `--verify` and by the stages of
+/// `tune auto`.
+#[derive(clap::Args, Debug, Clone, Serialize, Deserialize)]
+pub struct VerifyGames {
+    /// Clock of the verification games, seconds + increment per move [default: 3+0.03, unless
+    /// --verify-nodes is given].
+    #[arg(long, value_name = "TC")]
+    pub verify_tc: Option<String>,
     /// Nodes per move instead of the clock (to screen quickly; gains at fixed nodes did not always
     /// hold at a clock).
     #[arg(long, value_name = "N")]
@@ -50,10 +67,37 @@ pub struct VerifyArgs {
     /// False-positive and false-negative rates of the SPRT (alpha = beta).
     #[arg(long, default_value_t = 0.05, value_name = "P")]
     pub verify_error: f64,
-    /// Bake the result into the engine build (src/eval/baked.rs, src/search/baked.rs,
-    /// engine.toml) when, and only when, the verification's SPRT passed.
-    #[arg(long, requires = "verify")]
-    pub bake: bool,
+}
+
+impl VerifyGames {
+    /// The options as a tuner's command line takes them, with `--verify`.
+    pub fn words(&self) -> Vec<String> {
+        let mut words = vec!["--verify".to_string(), "--verify-games".into(), self.verify_games.to_string()];
+        if let Some(tc) = &self.verify_tc {
+            words.extend(["--verify-tc".into(), tc.clone()]);
+        } else if let Some(n) = self.verify_nodes {
+            words.extend(["--verify-nodes".into(), n.to_string()]);
+        }
+        words.push("--verify-bounds".into());
+        words.extend(self.verify_bounds.iter().map(|b| b.to_string()));
+        words.extend(["--verify-error".into(), self.verify_error.to_string()]);
+        words
+    }
+
+    fn sprt(&self) -> Result<Sprt> {
+        let [elo0, elo1] = self.verify_bounds[..] else { bail!("--verify-bounds takes ELO0 ELO1") };
+        Sprt::new(elo0, elo1, self.verify_error, self.verify_error, EloModel::Normalized)
+            .map_err(|e| anyhow::anyhow!("--verify-bounds/--verify-error: {e}"))
+    }
+
+    /// A clock given wins over nodes (`tune auto` defaults to nodes); neither: the default clock.
+    pub fn limit(&self) -> Result<MoveLimit> {
+        match (&self.verify_tc, self.verify_nodes) {
+            (Some(tc), _) => MoveLimit::from_flags(None, None, Some(tc)),
+            (None, Some(n)) => MoveLimit::from_flags(Some(n), None, None),
+            (None, None) => MoveLimit::from_flags(None, None, Some(DEFAULT_VERIFY_TC)),
+        }
+    }
 }
 
 /// How a verification ended.
@@ -124,25 +168,12 @@ impl VerifyArgs {
         if !self.verify {
             return Ok(());
         }
-        self.sprt()?;
-        self.limit()?;
-        if self.verify_games < 2 {
+        self.games.sprt()?;
+        self.games.limit()?;
+        if self.games.verify_games < 2 {
             bail!("--verify-games must allow at least one game pair");
         }
         Ok(())
-    }
-
-    fn sprt(&self) -> Result<Sprt> {
-        let [elo0, elo1] = self.verify_bounds[..] else { bail!("--verify-bounds takes ELO0 ELO1") };
-        Sprt::new(elo0, elo1, self.verify_error, self.verify_error, EloModel::Normalized)
-            .map_err(|e| anyhow::anyhow!("--verify-bounds/--verify-error: {e}"))
-    }
-
-    fn limit(&self) -> Result<MoveLimit> {
-        match self.verify_nodes {
-            Some(n) => MoveLimit::from_flags(Some(n), None, None),
-            None => MoveLimit::from_flags(None, None, Some(&self.verify_tc)),
-        }
     }
 }
 
@@ -156,8 +187,8 @@ pub fn verify(
     resume: bool,
     stop: &AtomicBool,
 ) -> Result<Verdict> {
-    let sprt = args.sprt()?;
-    let limit = args.limit()?;
+    let sprt = args.games.sprt()?;
+    let limit = args.games.limit()?;
     let engine = |name: &str, tuned: bool| {
         let eval = if tuned { found.eval.as_ref() } else { None }.unwrap_or(&found.start_eval);
         let search = if tuned { found.search.as_ref() } else { None }.unwrap_or(&found.start_search);
@@ -170,7 +201,7 @@ pub fn verify(
         Contestant::InProcess(setup)
     };
     let (openings, _) = play.openings()?;
-    let pairs = (args.verify_games / 2).max(1) as usize;
+    let pairs = (args.games.verify_games / 2).max(1) as usize;
     let settings = GameSettings {
         limit,
         adjudication: play.adjudication(),
@@ -202,7 +233,7 @@ pub fn verify(
     let resume = resume && dir.join(crate::play::journal::JOURNAL_FILE).exists();
     eprintln!(
         "verifying: the tuned values against the start, SPRT [{}, {}] at {limit}",
-        args.verify_bounds[0], args.verify_bounds[1]
+        args.games.verify_bounds[0], args.games.verify_bounds[1]
     );
     let outcome = play_match(&plan, &dir, resume, stop)?;
     let tally = &outcome.tally;
@@ -225,7 +256,7 @@ pub fn verify(
         elo_error: elo.error,
         llr,
         llr_bounds: [lower, upper],
-        elo_bounds: [args.verify_bounds[0], args.verify_bounds[1]],
+        elo_bounds: [args.games.verify_bounds[0], args.games.verify_bounds[1]],
         games: tally.games(),
         pentanomial: tally.pentanomial.0,
         control: limit.to_string(),
