@@ -5,7 +5,7 @@
 //! while the budget lasts; `--bake` then bakes what passed.
 //!
 //! Each stage is the command a user would type (`tune datagen`, `texel`, `spsa`, `pbil`), parsed
-//! from a command line this file builds and recorded with it, in its own folder under the run
+//! from a command line `stages.rs` builds and recorded with it, in its own folder under the run
 //! (`cycle-1/texel`, ...): a stage's folder is an ordinary run folder that `tune report` reads,
 //! and its command line reruns it by hand. This is the one command built from commands rather
 //! than from the library's layers: a stage *is* a run of that command, and composing the commands
@@ -17,7 +17,7 @@
 //! verification its journal) and the loop after it. `--resume --hours H` with a larger H extends
 //! the budget.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -25,11 +25,15 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use whetstone::params::{EvalParamSet, SearchParamSet};
 
-use super::{datagen, pbil, spsa, texel};
+mod record;
+mod stages;
+
 use crate::export::bake::{bake, Bake};
 use crate::export::verify::{VerifyArgs, VerifyGames};
 use crate::play::datagen::POSITIONS_FILE;
 use crate::run::{parse_args, RunDir};
+use record::{describe, finished_stage, load_state, save, write_results, State};
+use stages::{budget, expected_seconds, parse_stage, resumable, run_stage, spsa_only, stage_words};
 
 /// A stage of a cycle.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -159,100 +163,9 @@ pub struct AutoArgs {
     pub quiet: bool,
 }
 
-/// The loop's checkpoint (`auto.json`).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-struct State {
-    /// The stages of every cycle (--stages).
-    #[serde(default)]
-    plan: Vec<Stage>,
-    /// The values the next stage starts from: the start's, or the last passed stage's.
-    eval: PathBuf,
-    search: PathBuf,
-    /// The next stage: its cycle (from 1) and its place in --stages.
-    cycle: usize,
-    next: usize,
-    /// Whether the next stage had started (its folder holds a run to resume).
-    started: bool,
-    /// Seconds of work over every sitting, and those of the next stage's earlier sittings.
-    seconds: f64,
-    partial_seconds: f64,
-    /// The datagen stages' positions.
-    positions: Vec<PathBuf>,
-    stages: Vec<StageRecord>,
-    /// Why the loop ended (None while it runs).
-    ended: Option<String>,
-}
-
-impl State {
-    /// A new run's state: the first stage of the first cycle next, from these files.
-    fn start(eval: &Path, search: &Path, plan: &[Stage]) -> State {
-        State {
-            plan: plan.to_vec(),
-            eval: eval.to_path_buf(),
-            search: search.to_path_buf(),
-            cycle: 1,
-            next: 0,
-            started: false,
-            seconds: 0.0,
-            partial_seconds: 0.0,
-            positions: Vec::new(),
-            stages: Vec::new(),
-            ended: None,
-        }
-    }
-}
-
-/// A finished stage, as result.json's `stages` and log.csv list them.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-struct StageRecord {
-    cycle: usize,
-    stage: Stage,
-    dir: PathBuf,
-    command: String,
-    seconds: f64,
-    /// Games played: the datagen games, or the tuner's games and its verification's.
-    games: u64,
-    /// Positions the datagen stage added.
-    positions: Option<u64>,
-    /// passed, failed, undecided; "unchanged" when the tuner moved nothing (nothing to verify).
-    verdict: Option<String>,
-    elo: Option<f64>,
-    elo_error: Option<f64>,
-    llr: Option<f64>,
-    /// Whether the next stages start from this stage's values.
-    kept: bool,
-    /// The Elo of every kept stage so far, summed, and the 95% half-width of that sum.
-    cumulative_elo: f64,
-    cumulative_error: f64,
-}
-
-/// log.csv's row: numbers the report charts (Elo of each stage, the cumulative curve).
-#[derive(Serialize)]
-struct LogRow<'a> {
-    step: usize,
-    stage: &'a str,
-    verdict: &'a str,
-    games: u64,
-    elo: Option<f64>,
-    elo_low: Option<f64>,
-    elo_high: Option<f64>,
-    cumulative_elo: f64,
-    cumulative_elo_low: f64,
-    cumulative_elo_high: f64,
-    seconds: f64,
-}
-
 /// The values the run started from, in its folder.
 const START_EVAL: &str = "start-eval.toml";
 const START_SEARCH: &str = "start-search.toml";
-
-/// Plies of a game at fixed nodes (measured: 93 in self-play at 5,000 nodes) and the speed of
-/// an in-process game here (2.4 million nodes a second per thread measured), rounded to be
-/// safe; used only until a stage has run once and its own time is known.
-const PLIES_PER_GAME: f64 = 110.0;
-const NODES_PER_SECOND: f64 = 2.0e6;
-/// Games a verification is expected to take before its SPRT decides (the cap when lower).
-const EXPECTED_VERIFY_GAMES: u64 = 800;
 
 pub fn run(args: &AutoArgs) -> Result<()> {
     run_sitting(args, None)
@@ -436,335 +349,6 @@ fn check(args: &AutoArgs, start_search: &SearchParamSet) -> Result<()> {
     Ok(())
 }
 
-fn budget(args: &AutoArgs) -> f64 {
-    args.hours * 3600.0
-}
-
-/// What stage `index` of a cycle is expected to take: its last run's time in this run, or an
-/// estimate. A datagen stage counts the stage after it too: its positions are worth nothing
-/// until a tuner has used them.
-fn expected_seconds(args: &AutoArgs, state: &State, index: usize) -> f64 {
-    let of = |stage: Stage| {
-        state
-            .stages
-            .iter()
-            .rev()
-            .find(|r| r.stage == stage)
-            .map_or_else(|| estimate_seconds(args, state, stage), |r| r.seconds)
-    };
-    let stage = args.stages[index];
-    match args.stages.get(index + 1) {
-        Some(&after) if stage == Stage::Datagen && after.tunes() => of(stage) + of(after),
-        _ => of(stage),
-    }
-}
-
-/// A first guess of a stage's time from its games and the speed measured on this machine.
-fn estimate_seconds(args: &AutoArgs, state: &State, stage: Stage) -> f64 {
-    let threads =
-        args.concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let per_game = |nodes: u64| PLIES_PER_GAME * nodes as f64 / NODES_PER_SECOND / threads as f64;
-    let verify_game = match &args.verify.verify_tc {
-        // Both clocks and an increment per move of each side.
-        Some(tc) => {
-            let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
-            let (base, inc) = (base.parse().unwrap_or(10.0), inc.parse().unwrap_or(0.0));
-            (2.0 * base + PLIES_PER_GAME * inc) / threads as f64
-        }
-        None => per_game(args.verify.verify_nodes.unwrap_or(5000)),
-    };
-    let verification = args.verify.verify_games.min(EXPECTED_VERIFY_GAMES) as f64 * verify_game;
-    match stage {
-        Stage::Datagen => args.datagen_games as f64 * per_game(args.datagen_nodes),
-        // Loading and epochs: about 2 µs per position and epoch on 2 cores (`tune bench`).
-        Stage::Texel => {
-            let positions = 26.0 * args.datagen_games as f64 * (state.positions.len() + 1) as f64;
-            positions * args.texel_epochs as f64 * 2e-6 + verification
-        }
-        Stage::Spsa | Stage::Pbil => args.tune_games as f64 * per_game(args.tune_nodes) + verification,
-    }
-}
-
-/// Whether a stage's folder holds a run its command can resume (one killed before its first
-/// checkpoint starts again).
-fn resumable(stage: Stage, dir: &Path) -> bool {
-    match stage {
-        Stage::Datagen => dir.join(crate::play::datagen::PROGRESS_FILE).is_file(),
-        _ => dir.join("checkpoint.json").is_file(),
-    }
-}
-
-/// The search constants the SPSA stage tunes.
-fn spsa_only(args: &AutoArgs, search: &SearchParamSet) -> Vec<String> {
-    if !args.spsa_only.is_empty() {
-        return args.spsa_only.clone();
-    }
-    search
-        .terms
-        .iter()
-        .filter(|t| t.tunable && !t.name.starts_with("time."))
-        .map(|t| t.name.clone())
-        .collect()
-}
-
-/// The stage's command line (options only), as `tune <stage>` parses it.
-fn stage_words(
-    args: &AutoArgs,
-    state: &State,
-    stage: Stage,
-    dir: &Path,
-    search: &SearchParamSet,
-    resume: bool,
-) -> Result<Vec<String>> {
-    let path = |p: &Path| p.display().to_string();
-    let mut words = vec![
-        "--out".to_string(),
-        path(dir),
-        "--seed".into(),
-        (args.seed + state.cycle as u64 - 1).to_string(),
-    ];
-    if let Some(n) = args.concurrency {
-        words.extend(["--concurrency".into(), n.to_string()]);
-    }
-    if args.quiet {
-        words.push("--quiet".into());
-    }
-    if resume {
-        words.push("--resume".into());
-    }
-    match stage {
-        Stage::Datagen => words.extend([
-            "--engine".into(),
-            path(&state.eval),
-            "--engine-search".into(),
-            path(&state.search),
-            "--games".into(),
-            args.datagen_games.to_string(),
-            "--nodes".into(),
-            args.datagen_nodes.to_string(),
-        ]),
-        Stage::Texel => {
-            words.extend([
-                "--params".into(),
-                path(&state.eval),
-                "--search-params".into(),
-                path(&state.search),
-            ]);
-            words.push("--data".into());
-            words.extend(state.positions.iter().chain(&args.data).map(|p| path(p)));
-            words.extend(["--epochs".into(), args.texel_epochs.to_string()]);
-            words.extend(args.verify.words());
-        }
-        Stage::Spsa | Stage::Pbil => {
-            words.extend([
-                "--params".into(),
-                path(&state.eval),
-                "--search-params".into(),
-                path(&state.search),
-            ]);
-            words.extend(["--fitness".into(), "selfplay".into(), "--only".into()]);
-            if stage == Stage::Spsa {
-                words.extend(spsa_only(args, search));
-            } else {
-                words.extend(args.pbil_only.iter().cloned());
-            }
-            words.extend([
-                "--games".into(),
-                args.tune_games.to_string(),
-                "--nodes".into(),
-                args.tune_nodes.to_string(),
-            ]);
-            words.extend(args.verify.words());
-        }
-    }
-    let extra = match stage {
-        Stage::Datagen => &args.datagen_args,
-        Stage::Texel => &args.texel_args,
-        Stage::Spsa => &args.spsa_args,
-        Stage::Pbil => &args.pbil_args,
-    };
-    if let Some(text) = extra {
-        let Some(more) = shlex::split(text) else {
-            bail!("--{}-args: unbalanced quotes in '{text}'", stage.name())
-        };
-        words.extend(more);
-    }
-    Ok(words)
-}
-
-/// A stage's options, parsed as its command parses them.
-enum StageArgs {
-    Datagen(Box<datagen::DatagenArgs>),
-    Texel(Box<texel::TexelArgs>),
-    Spsa(Box<spsa::SpsaArgs>),
-    Pbil(Box<pbil::PbilArgs>),
-}
-
-fn parse_stage(stage: Stage, words: &[String]) -> Result<StageArgs> {
-    Ok(match stage {
-        Stage::Datagen => StageArgs::Datagen(Box::new(parse_args(words)?)),
-        Stage::Texel => StageArgs::Texel(Box::new(parse_args(words)?)),
-        Stage::Spsa => StageArgs::Spsa(Box::new(parse_args(words)?)),
-        Stage::Pbil => StageArgs::Pbil(Box::new(parse_args(words)?)),
-    })
-}
-
-fn run_stage(stage: Stage, words: &[String]) -> Result<()> {
-    match parse_stage(stage, words)? {
-        StageArgs::Datagen(args) => datagen::run(&args),
-        StageArgs::Texel(args) => texel::run(&args),
-        StageArgs::Spsa(args) => spsa::run(&args),
-        StageArgs::Pbil(args) => pbil::run(&args),
-    }
-}
-
-/// Reads what a finished stage left in its folder, moves the loop's values on when it passed,
-/// and returns its record.
-fn finished_stage(
-    state: &mut State,
-    stage: Stage,
-    dir: &Path,
-    command: String,
-    seconds: f64,
-) -> Result<StageRecord> {
-    let (cumulative_elo, cumulative_error) =
-        state.stages.last().map_or((0.0, 0.0), |r| (r.cumulative_elo, r.cumulative_error));
-    let mut record = StageRecord {
-        cycle: state.cycle,
-        stage,
-        dir: dir.to_path_buf(),
-        command,
-        seconds,
-        games: 0,
-        positions: None,
-        verdict: None,
-        elo: None,
-        elo_error: None,
-        llr: None,
-        kept: false,
-        cumulative_elo,
-        cumulative_error,
-    };
-    if stage == Stage::Datagen {
-        let summary = read_json(&dir.join("summary.json"))?;
-        record.positions = summary["positions"].as_u64();
-        record.games = 2 * summary["pairs_planned"].as_u64().unwrap_or(0);
-        state.positions.push(dir.join(POSITIONS_FILE));
-        return Ok(record);
-    }
-    let result = read_json(&dir.join("result.json"))?;
-    let verdict = &result["verdict"];
-    record.games = result["games"].as_u64().unwrap_or(0) + verdict["games"].as_u64().unwrap_or(0);
-    record.verdict = Some(verdict["outcome"].as_str().unwrap_or("unchanged").to_string());
-    record.elo = verdict["elo"].as_f64();
-    record.elo_error = verdict["elo_error"].as_f64();
-    record.llr = verdict["llr"].as_f64();
-    record.kept = record.verdict.as_deref() == Some("passed");
-    if record.kept {
-        let (eval, search) = (dir.join("tuned.toml"), dir.join("search.toml"));
-        if eval.is_file() {
-            state.eval = eval;
-        }
-        if search.is_file() {
-            state.search = search;
-        }
-        record.cumulative_elo += record.elo.unwrap_or(0.0);
-        record.cumulative_error = record.cumulative_error.hypot(record.elo_error.unwrap_or(0.0));
-    }
-    Ok(record)
-}
-
-fn describe(r: &StageRecord) -> String {
-    match (&r.verdict, r.elo, r.elo_error) {
-        (Some(v), Some(elo), Some(err)) => format!(
-            "cycle {}, {}: {v}, {elo:+.1} ± {err:.1} Elo over {} games, {}; cumulative {:+.1} ± {:.1} ({:.1} min)",
-            r.cycle,
-            r.stage.name(),
-            r.games,
-            if r.kept { "kept" } else { "not kept" },
-            r.cumulative_elo,
-            r.cumulative_error,
-            r.seconds / 60.0
-        ),
-        (Some(v), _, _) => format!("cycle {}, {}: {v}, not kept ({:.1} min)", r.cycle, r.stage.name(), r.seconds / 60.0),
-        (None, _, _) => format!(
-            "cycle {}, {}: {} games, {} positions ({:.1} min)",
-            r.cycle,
-            r.stage.name(),
-            r.games,
-            r.positions.unwrap_or(0),
-            r.seconds / 60.0
-        ),
-    }
-}
-
-fn read_json(path: &Path) -> Result<serde_json::Value> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))
-}
-
-fn save(run: &RunDir, state: &State) -> Result<()> {
-    run.write_json("auto.json", state)
-}
-
-fn load_state(run: &RunDir) -> Result<State> {
-    let path = run.file("auto.json");
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("--resume: reading {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("--resume: {} is damaged", path.display()))
-}
-
-/// `result.json` (the stages, the cumulative Elo, the final values' files, why the loop ended)
-/// and `log.csv` (a row per stage, charted by the report); written after every stage.
-fn write_results(
-    run: &RunDir,
-    state: &State,
-    start_eval: &EvalParamSet,
-    start_search: &SearchParamSet,
-    baked: Option<bool>,
-) -> Result<serde_json::Value> {
-    let last = state.stages.last();
-    let eval = EvalParamSet::load(&state.eval)?;
-    let search = SearchParamSet::load(&state.search)?;
-    let result = serde_json::json!({
-        "stages": state.stages,
-        "games": state.stages.iter().map(|r| r.games).sum::<u64>(),
-        "kept": state.stages.iter().filter(|r| r.kept).count(),
-        "cumulative_elo": last.map_or(0.0, |r| r.cumulative_elo),
-        "cumulative_elo_error": last.map_or(0.0, |r| r.cumulative_error),
-        "hours": state.seconds / 3600.0,
-        "eval": state.eval,
-        "search": state.search,
-        "changed": eval.values() != start_eval.values() || search.values() != start_search.values(),
-        "ended": state.ended,
-        "baked": baked,
-    });
-    run.write_json("result.json", &result)?;
-    let rows: Vec<LogRow> = state
-        .stages
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let err = r.elo_error.unwrap_or(f64::NAN);
-            LogRow {
-                step: i + 1,
-                stage: r.stage.name(),
-                verdict: r.verdict.as_deref().unwrap_or(""),
-                games: r.games,
-                elo: r.elo,
-                elo_low: r.elo.map(|e| e - err),
-                elo_high: r.elo.map(|e| e + err),
-                cumulative_elo: r.cumulative_elo,
-                cumulative_elo_low: r.cumulative_elo - r.cumulative_error,
-                cumulative_elo_high: r.cumulative_elo + r.cumulative_error,
-                seconds: r.seconds,
-            }
-        })
-        .collect();
-    run.write_csv("log.csv", &rows)?;
-    Ok(result)
-}
-
 /// The loop's end: the final values beside the start's, the report (the stages, the cumulative
 /// curve, the tables that changed), and with --bake the build baked when a stage passed.
 fn finish(
@@ -823,5 +407,4 @@ fn finish(
 }
 
 #[cfg(test)]
-#[path = "auto_tests.rs"]
 mod tests;

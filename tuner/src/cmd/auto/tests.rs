@@ -1,5 +1,8 @@
 //! `tune auto` end to end at toy sizes (one thread, few hundred nodes, a few games per stage).
 
+use std::path::Path;
+
+use super::record::read_json;
 use super::*;
 use crate::export::verify::tests::scratch_root;
 use crate::fitness::setup::tests::small_dataset;

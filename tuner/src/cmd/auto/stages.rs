@@ -1,0 +1,204 @@
+//! A stage as a command: the command line the loop builds for it (the stage's options, its
+//! verification, the values it starts from, `--resume` when its folder holds a run to continue),
+//! parsed and run as `tune <stage>` runs it, and what it is expected to take (for the budget).
+
+use std::path::Path;
+
+use anyhow::{bail, Result};
+use whetstone::params::SearchParamSet;
+
+use super::record::State;
+use super::{AutoArgs, Stage};
+use crate::cmd::{datagen, pbil, spsa, texel};
+use crate::run::parse_args;
+
+/// Plies of a game at fixed nodes (measured: 93 in self-play at 5,000 nodes) and the speed of
+/// an in-process game here (2.4 million nodes a second per thread measured), rounded to be
+/// safe; used only until a stage has run once and its own time is known.
+pub(super) const PLIES_PER_GAME: f64 = 110.0;
+pub(super) const NODES_PER_SECOND: f64 = 2.0e6;
+
+/// Games a verification is expected to take before its SPRT decides (the cap when lower).
+pub(super) const EXPECTED_VERIFY_GAMES: u64 = 800;
+
+pub(super) fn budget(args: &AutoArgs) -> f64 {
+    args.hours * 3600.0
+}
+
+/// What stage `index` of a cycle is expected to take: its last run's time in this run, or an
+/// estimate. A datagen stage counts the stage after it too: its positions are worth nothing
+/// until a tuner has used them.
+pub(super) fn expected_seconds(args: &AutoArgs, state: &State, index: usize) -> f64 {
+    let of = |stage: Stage| {
+        state
+            .stages
+            .iter()
+            .rev()
+            .find(|r| r.stage == stage)
+            .map_or_else(|| estimate_seconds(args, state, stage), |r| r.seconds)
+    };
+    let stage = args.stages[index];
+    match args.stages.get(index + 1) {
+        Some(&after) if stage == Stage::Datagen && after.tunes() => of(stage) + of(after),
+        _ => of(stage),
+    }
+}
+
+/// A first guess of a stage's time from its games and the speed measured on this machine.
+pub(super) fn estimate_seconds(args: &AutoArgs, state: &State, stage: Stage) -> f64 {
+    let threads =
+        args.concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let per_game = |nodes: u64| PLIES_PER_GAME * nodes as f64 / NODES_PER_SECOND / threads as f64;
+    let verify_game = match &args.verify.verify_tc {
+        // Both clocks and an increment per move of each side.
+        Some(tc) => {
+            let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+            let (base, inc) = (base.parse().unwrap_or(10.0), inc.parse().unwrap_or(0.0));
+            (2.0 * base + PLIES_PER_GAME * inc) / threads as f64
+        }
+        None => per_game(args.verify.verify_nodes.unwrap_or(5000)),
+    };
+    let verification = args.verify.verify_games.min(EXPECTED_VERIFY_GAMES) as f64 * verify_game;
+    match stage {
+        Stage::Datagen => args.datagen_games as f64 * per_game(args.datagen_nodes),
+        // Loading and epochs: about 2 µs per position and epoch on 2 cores (`tune bench`).
+        Stage::Texel => {
+            let positions = 26.0 * args.datagen_games as f64 * (state.positions.len() + 1) as f64;
+            positions * args.texel_epochs as f64 * 2e-6 + verification
+        }
+        Stage::Spsa | Stage::Pbil => args.tune_games as f64 * per_game(args.tune_nodes) + verification,
+    }
+}
+
+/// Whether a stage's folder holds a run its command can resume (one killed before its first
+/// checkpoint starts again).
+pub(super) fn resumable(stage: Stage, dir: &Path) -> bool {
+    match stage {
+        Stage::Datagen => dir.join(crate::play::datagen::PROGRESS_FILE).is_file(),
+        _ => dir.join("checkpoint.json").is_file(),
+    }
+}
+
+/// The search constants the SPSA stage tunes.
+pub(super) fn spsa_only(args: &AutoArgs, search: &SearchParamSet) -> Vec<String> {
+    if !args.spsa_only.is_empty() {
+        return args.spsa_only.clone();
+    }
+    search
+        .terms
+        .iter()
+        .filter(|t| t.tunable && !t.name.starts_with("time."))
+        .map(|t| t.name.clone())
+        .collect()
+}
+
+/// The stage's command line (options only), as `tune <stage>` parses it.
+pub(super) fn stage_words(
+    args: &AutoArgs,
+    state: &State,
+    stage: Stage,
+    dir: &Path,
+    search: &SearchParamSet,
+    resume: bool,
+) -> Result<Vec<String>> {
+    let path = |p: &Path| p.display().to_string();
+    let mut words = vec![
+        "--out".to_string(),
+        path(dir),
+        "--seed".into(),
+        (args.seed + state.cycle as u64 - 1).to_string(),
+    ];
+    if let Some(n) = args.concurrency {
+        words.extend(["--concurrency".into(), n.to_string()]);
+    }
+    if args.quiet {
+        words.push("--quiet".into());
+    }
+    if resume {
+        words.push("--resume".into());
+    }
+    match stage {
+        Stage::Datagen => words.extend([
+            "--engine".into(),
+            path(&state.eval),
+            "--engine-search".into(),
+            path(&state.search),
+            "--games".into(),
+            args.datagen_games.to_string(),
+            "--nodes".into(),
+            args.datagen_nodes.to_string(),
+        ]),
+        Stage::Texel => {
+            words.extend([
+                "--params".into(),
+                path(&state.eval),
+                "--search-params".into(),
+                path(&state.search),
+            ]);
+            words.push("--data".into());
+            words.extend(state.positions.iter().chain(&args.data).map(|p| path(p)));
+            words.extend(["--epochs".into(), args.texel_epochs.to_string()]);
+            words.extend(args.verify.words());
+        }
+        Stage::Spsa | Stage::Pbil => {
+            words.extend([
+                "--params".into(),
+                path(&state.eval),
+                "--search-params".into(),
+                path(&state.search),
+            ]);
+            words.extend(["--fitness".into(), "selfplay".into(), "--only".into()]);
+            if stage == Stage::Spsa {
+                words.extend(spsa_only(args, search));
+            } else {
+                words.extend(args.pbil_only.iter().cloned());
+            }
+            words.extend([
+                "--games".into(),
+                args.tune_games.to_string(),
+                "--nodes".into(),
+                args.tune_nodes.to_string(),
+            ]);
+            words.extend(args.verify.words());
+        }
+    }
+    let extra = match stage {
+        Stage::Datagen => &args.datagen_args,
+        Stage::Texel => &args.texel_args,
+        Stage::Spsa => &args.spsa_args,
+        Stage::Pbil => &args.pbil_args,
+    };
+    if let Some(text) = extra {
+        let Some(more) = shlex::split(text) else {
+            bail!("--{}-args: unbalanced quotes in '{text}'", stage.name())
+        };
+        words.extend(more);
+    }
+    Ok(words)
+}
+
+/// A stage's options, parsed as its command parses them.
+pub(super) enum StageArgs {
+    Datagen(Box<datagen::DatagenArgs>),
+    Texel(Box<texel::TexelArgs>),
+    Spsa(Box<spsa::SpsaArgs>),
+    Pbil(Box<pbil::PbilArgs>),
+}
+
+pub(super) fn parse_stage(stage: Stage, words: &[String]) -> Result<StageArgs> {
+    Ok(match stage {
+        Stage::Datagen => StageArgs::Datagen(Box::new(parse_args(words)?)),
+        Stage::Texel => StageArgs::Texel(Box::new(parse_args(words)?)),
+        Stage::Spsa => StageArgs::Spsa(Box::new(parse_args(words)?)),
+        Stage::Pbil => StageArgs::Pbil(Box::new(parse_args(words)?)),
+    })
+}
+
+pub(super) fn run_stage(stage: Stage, words: &[String]) -> Result<()> {
+    match parse_stage(stage, words)? {
+        StageArgs::Datagen(args) => datagen::run(&args),
+        StageArgs::Texel(args) => texel::run(&args),
+        StageArgs::Spsa(args) => spsa::run(&args),
+        StageArgs::Pbil(args) => pbil::run(&args),
+    }
+}
