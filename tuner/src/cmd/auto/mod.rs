@@ -228,7 +228,7 @@ fn run_sitting(args: &AutoArgs, halt_after: Option<usize>) -> Result<()> {
             return Ok(());
         }
         if args.cycles.is_some_and(|max| state.cycle > max) {
-            state.ended = Some(format!("{} cycles done (--cycles)", state.cycle - 1));
+            state.ended = Some(format!("the --cycles limit ({}) reached", state.cycle - 1));
             break;
         }
         if !state.started {

@@ -79,11 +79,12 @@ pub(super) struct StageRecord {
     pub(super) cumulative_error: f64,
 }
 
-/// log.csv's row: numbers the report charts (Elo of each stage, the cumulative curve).
+/// log.csv's row: numbers the report charts by the stage's number (Elo of each stage, the
+/// cumulative curve); the text columns are left out of the charts.
 #[derive(Serialize)]
 pub(super) struct LogRow<'a> {
-    step: usize,
-    stage: &'a str,
+    stage: usize,
+    name: &'a str,
     verdict: &'a str,
     games: u64,
     elo: Option<f64>,
@@ -224,8 +225,8 @@ pub(super) fn write_results(
         .map(|(i, r)| {
             let err = r.elo_error.unwrap_or(f64::NAN);
             LogRow {
-                step: i + 1,
-                stage: r.stage.name(),
+                stage: i + 1,
+                name: r.stage.name(),
                 verdict: r.verdict.as_deref().unwrap_or(""),
                 games: r.games,
                 elo: r.elo,
