@@ -10,6 +10,7 @@ use whetstone::params::SearchParamSet;
 use super::record::State;
 use super::{AutoArgs, Stage};
 use crate::cmd::{datagen, pbil, spsa, texel};
+use crate::export::verify::DEFAULT_VERIFY_TC;
 use crate::run::parse_args;
 
 /// Plies of a game at fixed nodes (measured: 93 in self-play at 5,000 nodes) and the speed of
@@ -49,14 +50,18 @@ pub(super) fn estimate_seconds(args: &AutoArgs, state: &State, stage: Stage) -> 
     let threads =
         args.concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let per_game = |nodes: u64| PLIES_PER_GAME * nodes as f64 / NODES_PER_SECOND / threads as f64;
-    let verify_game = match &args.verify.verify_tc {
+    // The same precedence as the verification's own (`VerifyGames::limit`): a clock given, else
+    // nodes, else the default clock.
+    let clock_game = |tc: &str| {
         // Both clocks and an increment per move of each side.
-        Some(tc) => {
-            let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
-            let (base, inc) = (base.parse().unwrap_or(10.0), inc.parse().unwrap_or(0.0));
-            (2.0 * base + PLIES_PER_GAME * inc) / threads as f64
-        }
-        None => per_game(args.verify.verify_nodes.unwrap_or(5000)),
+        let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+        let (base, inc) = (base.parse().unwrap_or(10.0), inc.parse().unwrap_or(0.0));
+        (2.0 * base + PLIES_PER_GAME * inc) / threads as f64
+    };
+    let verify_game = match (&args.verify.verify_tc, args.verify.verify_nodes) {
+        (Some(tc), _) => clock_game(tc),
+        (None, Some(nodes)) => per_game(nodes),
+        (None, None) => clock_game(DEFAULT_VERIFY_TC),
     };
     let verification = args.verify.verify_games.min(EXPECTED_VERIFY_GAMES) as f64 * verify_game;
     match stage {
