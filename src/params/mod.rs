@@ -81,6 +81,9 @@ pub struct Term {
     pub mg: Vec<i32>,
     /// End-game values (for unphased terms, equal to `mg`).
     pub eg: Vec<i32>,
+    /// Elements that never reach the evaluation (a pawn on the first or last rank, a passed
+    /// pawn's index 0): kept as declared and never tuned, so no tuner counts or moves them.
+    pub fixed: Vec<usize>,
 }
 
 impl Term {
@@ -323,7 +326,8 @@ impl ParamSet {
     }
 
     /// Slots of the flat value vector whose term is tunable and whose name matches one of the
-    /// glob patterns (over term names: `pst.*`, `mobility.knight`, `*`). No patterns = all tunable.
+    /// glob patterns (over term names: `pst.*`, `mobility.knight`, `*`), less the term's `fixed`
+    /// elements. No patterns = all tunable.
     pub fn select(&self, patterns: &[&str]) -> Result<Vec<usize>, ParamsError> {
         let mut builder = globset::GlobSetBuilder::new();
         for p in patterns {
@@ -341,7 +345,10 @@ impl ParamSet {
         for t in &self.terms {
             let wanted = t.tunable && (patterns.is_empty() || set.is_match(&t.name));
             if wanted {
-                out.extend(slot..slot + t.value_count());
+                let per_element = t.value_count() / t.len().max(1);
+                out.extend(
+                    (slot..slot + t.value_count()).filter(|s| !t.fixed.contains(&((s - slot) / per_element))),
+                );
             }
             slot += t.value_count();
         }

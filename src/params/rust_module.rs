@@ -61,7 +61,7 @@ impl ModuleKind {
             ModuleKind::Search => ("&[i32]", "values.to_vec()", "values.to_vec()"),
         };
         format!(
-            "\n#[allow(clippy::too_many_arguments)]\nfn term(\n    name: &str,\n    doc: &str,\n    shape: Shape,\n    phased: bool,\n    tunable: bool,\n    min: i32,\n    max: i32,\n    values: {values},\n) -> Term {{\n    Term {{\n        name: name.into(),\n        doc: doc.into(),\n        shape,\n        phased,\n        tunable,\n        min,\n        max,\n        mg: {mg},\n        eg: {eg},\n    }}\n}}\n"
+            "\n#[allow(clippy::too_many_arguments)]\nfn term(\n    name: &str,\n    doc: &str,\n    shape: Shape,\n    phased: bool,\n    tunable: bool,\n    min: i32,\n    max: i32,\n    values: {values},\n    fixed: &[usize],\n) -> Term {{\n    Term {{\n        name: name.into(),\n        doc: doc.into(),\n        shape,\n        phased,\n        tunable,\n        min,\n        max,\n        mg: {mg},\n        eg: {eg},\n        fixed: fixed.to_vec(),\n    }}\n}}\n"
         )
     }
 }
@@ -131,7 +131,7 @@ pub fn to_rust_module(set: &ParamSet, source: &str, kind: ModuleKind) -> Result<
     for t in &set.terms {
         writeln!(
             out,
-            "            term({:?}, {:?}, Shape::{:?}, {}, {}, {}, {}, &{}),",
+            "            term({:?}, {:?}, Shape::{:?}, {}, {}, {}, {}, &{}, &{:?}),",
             t.name,
             t.doc,
             t.shape,
@@ -139,7 +139,8 @@ pub fn to_rust_module(set: &ParamSet, source: &str, kind: ModuleKind) -> Result<
             t.tunable,
             t.min,
             t.max,
-            const_name(&t.name)
+            const_name(&t.name),
+            t.fixed
         )
         .unwrap();
     }

@@ -110,6 +110,36 @@ fn selection_by_glob_skips_frozen_terms() {
 }
 
 #[test]
+fn fixed_elements_are_never_selected_and_survive_a_round_trip() {
+    // The knight table with rank 8, e4 and h1 fixed: 10 squares, 20 values out of 128.
+    let text =
+        SMALL.replacen("shape = \"square\"", "shape = \"square\"\nfixed = [\"rank 8\", \"e4\", \"h1\"]", 1);
+    let set = load(&text).unwrap();
+    let knight = set.term("pst.knight").unwrap();
+    assert_eq!(knight.fixed, [7, 28, 56, 57, 58, 59, 60, 61, 62, 63]);
+    let selected = set.select(&["pst.*"]).unwrap();
+    assert_eq!(selected.len(), 128 - 20);
+    let names = set.value_names();
+    assert!(!selected.iter().any(|&i| names[i] == "pst_knight_e4_mg" || names[i] == "pst_knight_h1_eg"));
+    assert!(selected.iter().any(|&i| names[i] == "pst_knight_d4_mg"));
+    let written = set.to_toml();
+    assert!(written.contains("fixed = [\"rank 8\", \"h1\", \"e4\"]"), "{written}");
+    assert_eq!(load(&written).unwrap(), set);
+    let bad = |fixed: &str| {
+        load(&SMALL.replacen("shape = \"square\"", &format!("shape = \"square\"\nfixed = {fixed}"), 1))
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(
+        bad("[\"z9\"]").contains("term 'pst.knight': 'fixed': `z9` names no element"),
+        "{}",
+        bad("[\"z9\"]")
+    );
+    assert!(bad("[\"rank 9\"]").contains("`rank 9` names no element"));
+    assert!(bad("[3]").contains("expected an element label"));
+}
+
+#[test]
 fn errors_name_the_term_and_the_problem() {
     let err = |text: &str| load(text).unwrap_err().to_string();
     assert!(err("[[term]\nname=").contains("not valid TOML"));

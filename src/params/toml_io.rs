@@ -7,7 +7,8 @@ use toml::Value;
 
 use super::{ParamSet, ParamsError, Shape, Term};
 
-const KEYS: [&str; 10] = ["name", "doc", "shape", "phased", "tunable", "min", "max", "mg", "eg", "value"];
+const KEYS: [&str; 11] =
+    ["name", "doc", "shape", "phased", "tunable", "min", "max", "mg", "eg", "value", "fixed"];
 
 pub(super) fn parse(text: &str, file: &str) -> Result<ParamSet, ParamsError> {
     // The parser's whole message (line and column, the offending line with a caret, what was
@@ -103,7 +104,61 @@ fn parse_term(name: &str, t: &toml::Table) -> Result<Term, String> {
         let v = values("value")?;
         (v.clone(), v)
     };
-    Ok(Term { name: name.into(), doc, shape, phased, tunable, min, max, mg, eg })
+    let mut term = Term { name: name.into(), doc, shape, phased, tunable, min, max, mg, eg, fixed: vec![] };
+    if let Some(v) = t.get("fixed") {
+        term.fixed = parse_fixed(&term, v).map_err(|e| format!("'fixed': {e}"))?;
+    }
+    Ok(term)
+}
+
+/// `fixed = [...]`: element labels as `element_label` spells them (`a1`, `knight`, `3`), list
+/// indices as integers, and for boards whole ranks as `rank N`. Returned sorted, without repeats.
+fn parse_fixed(term: &Term, v: &Value) -> Result<Vec<usize>, String> {
+    let Value::Array(items) = v else { return Err("expected an array of element labels".into()) };
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            Value::Integer(n) if term.shape == Shape::List => match usize::try_from(*n) {
+                Ok(i) if i < term.len() => out.push(i),
+                _ => return Err(format!("{n} is not an index of this {}-element list", term.len())),
+            },
+            Value::String(label) => {
+                let rank = label.strip_prefix("rank ").and_then(|r| r.trim().parse::<usize>().ok());
+                match rank {
+                    Some(r @ 1..=8) if term.shape == Shape::Square => out.extend((r - 1) * 8..r * 8),
+                    _ => match (0..term.len()).find(|&i| term.element_label(i) == *label) {
+                        Some(i) => out.push(i),
+                        None => {
+                            return Err(format!("`{label}` names no element of this {}", term.shape.name()))
+                        }
+                    },
+                }
+            }
+            other => return Err(format!("expected an element label, found {}", other.type_str())),
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// `fixed` as `parse_fixed` reads it, whole board ranks as `rank N`.
+fn fixed_labels(term: &Term) -> Vec<String> {
+    let mut labels = Vec::new();
+    let mut rest: Vec<usize> = term.fixed.clone();
+    if term.shape == Shape::Square {
+        for r in 0..8 {
+            if (r * 8..r * 8 + 8).all(|i| term.fixed.contains(&i)) {
+                labels.push(format!("\"rank {}\"", r + 1));
+                rest.retain(|i| i / 8 != r);
+            }
+        }
+    }
+    labels.extend(rest.iter().map(|&i| match term.shape {
+        Shape::List => i.to_string(),
+        _ => format!("\"{}\"", term.element_label(i)),
+    }));
+    labels
 }
 
 fn integer(v: &Value) -> Result<i32, String> {
@@ -200,6 +255,9 @@ pub(super) fn write(set: &ParamSet) -> String {
         writeln!(out, "tunable = {}", t.tunable).unwrap();
         writeln!(out, "min = {}", t.min).unwrap();
         writeln!(out, "max = {}", t.max).unwrap();
+        if !t.fixed.is_empty() {
+            writeln!(out, "fixed = [{}]", fixed_labels(t).join(", ")).unwrap();
+        }
         if t.phased {
             write_values(&mut out, "mg", t.shape, &t.mg);
             write_values(&mut out, "eg", t.shape, &t.eg);

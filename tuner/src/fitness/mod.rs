@@ -1,6 +1,7 @@
 //! Fitness sources of the black-box tuners, one file each: the Texel loss over a dataset
-//! (`texel.rs`), games of our engine in this process (`selfplay.rs`), and any program following
-//! CLOP's connection-script contract (`command.rs`).
+//! (`texel.rs`), games of our engine in this process (`selfplay.rs`), any program following
+//! CLOP's connection-script contract (`command.rs`), and a ranking by a tournament among the
+//! candidates themselves (`tournament.rs`, over any game source that can duel).
 //!
 //! # The seam
 //! A tuner never asks which fitness it has. It asks one of three questions of the [`Fitness`]
@@ -26,6 +27,7 @@ pub mod games;
 pub mod selfplay;
 pub mod setup;
 pub mod texel;
+pub mod tournament;
 
 use std::sync::atomic::AtomicBool;
 
@@ -64,6 +66,11 @@ impl Games {
             GameScore::Loss => self.losses += 1,
             GameScore::Draw => self.draws += 1,
         }
+    }
+
+    /// The same games from the other side.
+    pub fn mirrored(&self) -> Games {
+        Games { wins: self.losses, losses: self.wins, ..*self }
     }
 
     pub fn add(&mut self, other: &Games) {

@@ -11,7 +11,9 @@ use whetstone::params::{EvalParamSet, SearchParamSet};
 use crate::fitness::command::CommandFitness;
 use crate::fitness::selfplay::SelfPlay;
 use crate::fitness::texel::TexelFitness;
+use crate::fitness::tournament::Tournament;
 use crate::fitness::Fitness;
+use crate::model::prior::Prior;
 use crate::optim::space::Space;
 use crate::play::args::PlayArgs;
 use crate::play::limit::MoveLimit;
@@ -31,6 +33,9 @@ pub enum FitnessKind {
     Selfplay,
     /// Any program by CLOP's connection-script contract (--command, --space).
     Command,
+    /// PBIL only: each generation's individuals play each other in a small tournament (random
+    /// pairings, a game pair each, as iCE and Maverick tuned), self-play at --nodes/--tc.
+    Tournament,
 }
 
 /// Options every black-box tuner shares.
@@ -61,6 +66,17 @@ pub struct TuneArgs {
     /// +54 Elo against the start, where 0.0003 gained nothing and no pull lost badly.
     #[arg(long, default_value_t = 0.001)]
     pub l2: f64,
+    /// --fitness texel: smoothness prior over neighbouring squares and list entries of the
+    /// --prior-terms tables, as `tune texel --smooth` (0: off).
+    #[arg(long, default_value_t = 0.0, value_name = "λ")]
+    pub smooth: f64,
+    /// --fitness texel: symmetry prior over each board's mirrored squares, as `tune texel --mirror`.
+    #[arg(long, default_value_t = 0.0, value_name = "μ")]
+    pub mirror: f64,
+    /// --fitness texel: the tables --smooth and --mirror cover.
+    #[arg(long, num_args = 1.., value_name = "GLOB",
+          default_values_t = crate::model::prior::DEFAULT_TERMS.iter().map(|s| s.to_string()))]
+    pub prior_terms: Vec<String>,
     /// --fitness texel: leave values seen in fewer than this many positions alone.
     #[arg(long, default_value_t = 1000.0)]
     pub min_coverage: f64,
@@ -116,6 +132,12 @@ impl TuneArgs {
     /// The space, the fitness and the run folder; every error before anything runs.
     pub fn setup(&self, tool: &str, default_fitness: FitnessKind) -> Result<Setup> {
         let kind = self.fitness.unwrap_or(default_fitness);
+        if kind == FitnessKind::Tournament && tool != "pbil" {
+            bail!(
+                "--fitness tournament ranks a population (tune pbil); `tune {tool}` compares candidates \
+                 with the start: use --fitness selfplay"
+            );
+        }
         if self.resume {
             crate::run::check_resumable(&self.out(tool))?;
         }
@@ -157,6 +179,7 @@ impl TuneArgs {
                     !self.play.quiet,
                     self.l2,
                 )?;
+                texel.prior = Prior::new(&eval, &self.prior_terms, self.smooth, self.mirror)?;
                 let (covered, rare) = texel.keep_covered(self.min_coverage, &eval.value_names());
                 if covered.dims.is_empty() {
                     bail!("every selected value is below --min-coverage {}", self.min_coverage);
@@ -166,6 +189,9 @@ impl TuneArgs {
                 Box::new(texel)
             }
             FitnessKind::Selfplay => Box::new(self.selfplay(&space, &eval, &search)?),
+            FitnessKind::Tournament => {
+                Box::new(Tournament { source: self.selfplay(&space, &eval, &search)? })
+            }
             FitnessKind::Command => {
                 let Some(command) = &self.command else {
                     bail!("--fitness command needs --command 'PROGRAM ARGS...'")

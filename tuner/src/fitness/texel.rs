@@ -14,6 +14,7 @@ use whetstone::params::ParamSet;
 
 use super::{Compared, ExactLoss, Fitness, Games, Scored};
 
+use crate::model::prior::Prior;
 use crate::model::{load_traces, split, Data};
 use crate::model::{Layout, Model};
 use crate::optim::space::{Slot, Space};
@@ -27,6 +28,8 @@ pub struct TexelFitness {
     pub k: f64,
     /// The L2 strength λ.
     pub l2: f64,
+    /// The smoothness and symmetry prior over tables (empty: none).
+    pub prior: Prior,
     files: Vec<PathBuf>,
 }
 
@@ -58,7 +61,16 @@ impl TexelFitness {
         let layout = Layout::new(eval);
         let base: Vec<f64> = eval.values().iter().map(|&v| v as f64).collect();
         let k = Model { layout: &layout, store: &data_split.train }.fit_k(&base);
-        Ok(TexelFitness { layout, data: data_split, space: space.clone(), base, k, l2, files: data.to_vec() })
+        Ok(TexelFitness {
+            layout,
+            data: data_split,
+            space: space.clone(),
+            base,
+            k,
+            l2,
+            prior: Prior::default(),
+            files: data.to_vec(),
+        })
     }
 
     /// The space without the values seen in fewer than `min_coverage` training positions
@@ -72,7 +84,9 @@ impl TexelFitness {
             .filter_map(|d| if let Slot::Eval(i) = d.slot { Some(i) } else { None })
             .collect();
         let (_, rare) = model.keep_covered(&evals, min_coverage, names);
-        let rare: std::collections::HashSet<usize> = rare.into_iter().collect();
+        // Rare values the prior ties to their neighbours are tuned: the prior holds them.
+        let rare: std::collections::HashSet<usize> =
+            rare.into_iter().filter(|&i| !self.prior.covers(i)).collect();
         let (kept, frozen): (Vec<_>, Vec<_>) = self
             .space
             .dims
@@ -112,9 +126,12 @@ impl TexelFitness {
         w
     }
 
-    /// The objective: training error plus the L2 pull toward the start (lower is better).
+    /// The objective: training error plus the L2 pull toward the start and the prior (lower is
+    /// better).
     pub fn training_loss(&self, x: &[f64]) -> f64 {
-        let error = Model { layout: &self.layout, store: &self.data.train }.loss(&self.weights(x), self.k);
+        let w = self.weights(x);
+        let error =
+            Model { layout: &self.layout, store: &self.data.train }.loss(&w, self.k) + self.prior.penalty(&w);
         let pull: f64 = self
             .space
             .playable(x)

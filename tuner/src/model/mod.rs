@@ -6,6 +6,7 @@
 mod batch;
 mod kernel;
 pub mod objective;
+pub mod prior;
 pub mod store;
 pub mod traces;
 mod vmath;
