@@ -76,8 +76,8 @@ for t in "${TUNERS[@]}"; do
     case $t in
         spsa) tuning spsa spsa ;;
         clop) tuning clop clop ;;
-        pbil-selfplay) tuning pbil-selfplay pbil --fitness selfplay ;;
-        pbil-tournament) tuning pbil-tournament pbil --fitness tournament ;;
+        pbil-selfplay) tuning pbil-selfplay pbil --fitness selfplay --window 64 --elite 8 ;;
+        pbil-tournament) tuning pbil-tournament pbil --fitness tournament --window 64 --elite 8 ;;
         *) echo "unknown tuner '$t' (spsa, clop, pbil-selfplay, pbil-tournament)" >&2; exit 2 ;;
     esac
     measure "$t" "$OUT/$t/tuned.toml"

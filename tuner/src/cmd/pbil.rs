@@ -43,6 +43,11 @@ pub struct PbilArgs {
     /// self-play rounds up to pairs).
     #[arg(long, default_value_t = 2)]
     pub games_per_individual: u32,
+    /// Learn from the mean bits of this many of the best (and worst) individuals of each
+    /// generation; 1 is Baluja's rule. With games for a fitness a larger elite averages out some
+    /// of the luck of a single best, at the price of smaller steps (docs/tuning.md).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub elite: usize,
     /// Step of the probabilities toward the best individual (Baluja and Caruana 1995: 0.1).
     #[arg(long, default_value_t = PbilSettings::default().learning_rate)]
     pub learning_rate: f64,
@@ -228,10 +233,10 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
             .rank(&values, args.games_per_individual, seed, stop)
             .map_err(|e| steps.resumable(e, format!("generation {}", state.generation)))?;
         let scores: Vec<f64> = scored.iter().map(|s| s.fitness).collect();
-        let best =
-            (0..scores.len()).max_by(|&i, &j| scores[i].total_cmp(&scores[j]).then(j.cmp(&i))).unwrap_or(0);
-        let worst =
-            (0..scores.len()).min_by(|&i, &j| scores[i].total_cmp(&scores[j]).then(i.cmp(&j))).unwrap_or(0);
+        // Best first; ties in the order sampled.
+        let mut ranking: Vec<usize> = (0..scores.len()).collect();
+        ranking.sort_by(|&i, &j| scores[j].total_cmp(&scores[i]).then(i.cmp(&j)));
+        let best = ranking[0];
         if let Some(exact) = fitness.exact() {
             // Keep the best point seen. The vector's own estimate (each bit as its probability
             // leans) often beats every sample: samples pay the L2 pull on every value they jitter.
@@ -256,7 +261,9 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
             entry.mean_score = all.score();
             entry.mean_elo = elo_from_score(all.score().clamp(1e-3, 1.0 - 1e-3));
         }
-        state.pbil.learn(population.row(best), population.row(worst), &mut rng);
+        let elite = args.elite.min(ranking.len() / 2).max(1);
+        let rows = |ids: &[usize]| ids.iter().map(|&i| population.row(i)).collect::<Vec<_>>();
+        state.pbil.learn_from(&rows(&ranking[..elite]), &rows(&ranking[ranking.len() - elite..]), &mut rng);
         entry.recentred = state.pbil.recentre(0.05);
         state.generation += 1;
         entry.entropy = state.pbil.entropy();

@@ -153,9 +153,11 @@ impl Pbil {
         }
     }
 
-    /// Windowed values whose bits have all decided (each probability within `margin` of 0 or 1)
-    /// move their window to centre on their estimate and lean toward it again. Returns how many
-    /// moved.
+    /// Windowed values whose bits have all decided (each probability within `margin` of 0 or 1),
+    /// or whose estimate has reached the outer quarter of the window, move their window to
+    /// centre on their estimate and lean toward it again. Returns how many moved. The second
+    /// rule is for noisy fitnesses (games): there a bit that hardly matters stays undecided for
+    /// ever, and a value pressing against its window's edge would never be let out.
     pub fn recentre(&mut self, margin: f64) -> usize {
         let Some(window) = self.settings.window else { return 0 };
         let estimate = self.estimate();
@@ -168,7 +170,8 @@ impl Pbil {
             let bits = self.probabilities.slice(ndarray::s![at..at + code.bits as usize]);
             let decided = bits.iter().all(|&p| p < margin || p > 1.0 - margin);
             let centre = code.low + window as f64;
-            if decided && value != centre {
+            let at_edge = (value - centre).abs() >= 0.75 * window as f64;
+            if (decided || at_edge) && value != centre {
                 self.codes[i].low = value - window as f64;
                 self.lean_toward(i, value);
                 moved += 1;
@@ -206,15 +209,25 @@ impl Pbil {
         self.decode(self.probabilities.mapv(|p| p >= 0.5).view())
     }
 
-    /// Moves the probabilities toward `best`, away from `worst` where they differ, then mutates.
-    pub fn learn(&mut self, best: ArrayView1<bool>, worst: ArrayView1<bool>, rng: &mut impl Rng) {
-        let s = &self.settings;
-        Zip::from(&mut self.probabilities).and(best).and(worst).for_each(|p, &b, &w| {
-            let target = if b { 1.0 } else { 0.0 };
-            *p = *p * (1.0 - s.learning_rate) + target * s.learning_rate;
-            if b != w {
-                *p = *p * (1.0 - s.negative_learning_rate) + target * s.negative_learning_rate;
+    /// The update from several of the best and worst individuals: toward the mean bits of
+    /// `best`, and further toward them by how much the best and worst disagree, then mutates.
+    /// With one of each it is Baluja's update (toward the best; the negative step where the two
+    /// differ). With games for a fitness, one best of a generation is mostly the luckiest; the
+    /// mean of the top few keeps what they share, so the ranking as a whole drives the update.
+    pub fn learn_from(&mut self, best: &[ArrayView1<bool>], worst: &[ArrayView1<bool>], rng: &mut impl Rng) {
+        let mean = |rows: &[ArrayView1<bool>]| {
+            let mut m = Array1::<f64>::zeros(self.probabilities.len());
+            for row in rows {
+                Zip::from(&mut m).and(row).for_each(|m, &b| *m += b as u8 as f64);
             }
+            m / rows.len().max(1) as f64
+        };
+        let (top, bottom) = (mean(best), mean(worst));
+        let s = &self.settings;
+        Zip::from(&mut self.probabilities).and(&top).and(&bottom).for_each(|p, &t, &w| {
+            *p = *p * (1.0 - s.learning_rate) + t * s.learning_rate;
+            let step = s.negative_learning_rate * (t - w).abs();
+            *p = *p * (1.0 - step) + t * step;
         });
         for p in &mut self.probabilities {
             if bit(s.mutation_probability, rng) {
@@ -275,10 +288,52 @@ mod tests {
             let scores: Vec<f64> = population.rows().into_iter().map(|b| f(&pbil.decode(b))).collect();
             let best = (0..32).max_by(|&i, &j| scores[i].total_cmp(&scores[j])).unwrap();
             let worst = (0..32).min_by(|&i, &j| scores[i].total_cmp(&scores[j])).unwrap();
-            pbil.learn(population.row(best), population.row(worst), &mut rng);
+            pbil.learn_from(&[population.row(best)], &[population.row(worst)], &mut rng);
         }
         let x = pbil.estimate();
         assert!((x[0] - 23.0).abs() <= 2.0 && (x[1] + 17.0).abs() <= 2.0, "{x:?}");
         assert!(pbil.entropy() < start_entropy, "{} !< {start_entropy}", pbil.entropy());
+    }
+
+    #[test]
+    fn learning_from_one_of_each_is_baluja_and_from_the_top_quarter_climbs_under_noise() {
+        let space = Space::parse_openbench("a, int, -40, -50, 50, 1, 0.002", "s").unwrap();
+        let settings = PbilSettings { window: None, mutation_probability: 0.0, ..PbilSettings::default() };
+        let mut pbil = Pbil::new(&space, settings.clone());
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let population = pbil.sample_population(2, &mut rng);
+        let (best, worst) = (population.row(0), population.row(1));
+        let before = pbil.probabilities.clone();
+        pbil.learn_from(&[best], &[worst], &mut rng);
+        for (b, (&p0, &p1)) in before.iter().zip(&pbil.probabilities).enumerate() {
+            let target = if best[b] { 1.0 } else { 0.0 };
+            let mut p = p0 * 0.9 + target * 0.1;
+            if best[b] != worst[b] {
+                p = p * (1.0 - 0.075) + target * 0.075;
+            }
+            assert!((p - p1).abs() < 1e-12, "bit {b}: {p} vs {p1}");
+        }
+        // The score is the value plus noise of ten times the values' whole range: the mean bits
+        // of the top quarter still climb from the start toward the maximum.
+        let run = |seed: u64| {
+            let mut pbil = Pbil::new(&space, settings.clone());
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..150 {
+                let population = pbil.sample_population(32, &mut rng);
+                let scores: Vec<f64> = population
+                    .rows()
+                    .into_iter()
+                    .map(|b| pbil.decode(b)[0] + 1000.0 * (rng.random::<f64>() - 0.5))
+                    .collect();
+                let mut order: Vec<usize> = (0..32).collect();
+                order.sort_by(|&i, &j| scores[j].total_cmp(&scores[i]));
+                let best: Vec<_> = order[..8].iter().map(|&i| population.row(i)).collect();
+                let worst: Vec<_> = order[24..].iter().map(|&i| population.row(i)).collect();
+                pbil.learn_from(&best, &worst, &mut rng);
+            }
+            pbil.estimate()[0]
+        };
+        let mean = (1..=8).map(run).sum::<f64>() / 8.0;
+        assert!(mean > 0.0, "from -40 toward 50: {mean}");
     }
 }
