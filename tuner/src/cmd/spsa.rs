@@ -15,7 +15,7 @@ use whetstone::params::{EvalParamSet, SearchParamSet};
 use crate::export::verify::VerifyArgs;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
-use crate::optim::space::import_openbench;
+use crate::optim::openbench::import_openbench;
 use crate::optim::spsa::{Perturbation, Spsa};
 use crate::run::{RunDir, Steps};
 
@@ -51,8 +51,10 @@ pub struct SpsaArgs {
     /// Write the selected values as OpenBench SPSA input lines to FILE and stop.
     #[arg(long, value_name = "FILE")]
     pub export_openbench: Option<std::path::PathBuf>,
-    /// Read OpenBench SPSA lines (a finished tuning) into the params: writes --out/tuned.toml
-    /// (and search.toml) and stops.
+    /// Read the values an OpenBench SPSA tune reports into the params: its "Copy SPSA Outputs"
+    /// text (`name, value`), its digest (`Name,Curr,...`, as CSV or copied from the page) or SPSA
+    /// input lines (a local run's openbench.txt). Writes --out/tuned.toml (and search.toml) and
+    /// stops.
     #[arg(long, value_name = "FILE")]
     pub import_openbench: Option<std::path::PathBuf>,
 }
@@ -131,7 +133,7 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
     )
 }
 
-/// --import-openbench: OpenBench's final values into the params files.
+/// --import-openbench: the values an OpenBench tune reports into the params files.
 fn import(args: &SpsaArgs, path: &std::path::Path) -> Result<()> {
     let mut eval = EvalParamSet::load(&args.common.params)?;
     let mut search = match &args.common.search_params {
@@ -139,13 +141,15 @@ fn import(args: &SpsaArgs, path: &std::path::Path) -> Result<()> {
         None => SearchParamSet::baked(),
     };
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let n = import_openbench(&text, &path.display().to_string(), &mut eval, &mut search)?;
+    let done = import_openbench(&text, &path.display().to_string(), &mut eval, &mut search)?;
     let run = RunDir::create(&args.common.out("spsa"))?;
     let toml = crate::export::write_params(&run, &eval, "tuned", "eval_params.rs")?;
     crate::export::write_params(&run, &search, "search", "search_params.rs")?;
     println!(
-        "{n} values from {} written into {} and {}",
+        "{} values from {} ({}) written into {} and {}",
+        done.count,
         path.display(),
+        done.format,
         toml.display(),
         run.file("search.toml").display()
     );
