@@ -66,11 +66,14 @@ pub struct Reported {
 }
 
 /// What [`import_openbench`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Imported {
-    /// Values set.
-    pub count: usize,
     pub format: Format,
+    /// Every value set, by name, as rounded into the params.
+    pub values: Vec<(String, f64)>,
+    /// Whether any evaluation weight, any search constant was among them.
+    pub eval: bool,
+    pub search: bool,
 }
 
 /// A line's cells: tab-separated when copied from the page's table, comma-separated otherwise.
@@ -188,10 +191,13 @@ pub fn import_openbench(
     let (eval_names, search_names) = (eval.value_names(), search.value_names());
     let (mut ev, mut sv) = (eval.values(), search.values());
     let (eb, sb) = (eval.value_bounds(), search.value_bounds());
+    let mut done = Imported { format, values: Vec::new(), eval: false, search: false };
     for r in &reported {
         let (values, bounds, i) = if let Some(i) = eval_names.iter().position(|n| *n == r.name) {
+            done.eval = true;
             (&mut ev, &eb, i)
         } else if let Some(i) = search_names.iter().position(|n| *n == r.name) {
+            done.search = true;
             (&mut sv, &sb, i)
         } else {
             bail!("{file}:{}: `{}` is neither an evaluation weight nor a search constant", r.line, r.name);
@@ -202,10 +208,11 @@ pub fn import_openbench(
             bail!("{file}:{}: `{}` = {v} is outside its declared bounds [{min}, {max}]", r.line, r.name);
         }
         values[i] = v as i32;
+        done.values.push((r.name.clone(), v));
     }
     eval.set_values(&ev);
     search.set_values(&sv);
-    Ok(Imported { count: reported.len(), format })
+    Ok(done)
 }
 
 #[cfg(test)]

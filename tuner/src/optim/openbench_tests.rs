@@ -41,8 +41,10 @@ fn the_outputs_and_the_digest_of_one_tune_import_the_same_values() {
     let a = import_openbench(&outputs, &outputs_file, &mut e1, &mut s1).unwrap();
     let (mut e2, mut s2) = baked();
     let b = import_openbench(&digest, &digest_file, &mut e2, &mut s2).unwrap();
-    assert_eq!((a.count, b.count), (10, 10));
-    assert_eq!(b.format, Format::Digest);
+    assert_eq!((a.values.len(), b.values.len()), (10, 10));
+    assert_eq!((a.format, b.format), (Format::Outputs, Format::Digest));
+    assert!(a.search && !a.eval);
+    assert_eq!(b.values[6], ("rfp_margin".to_string(), 74.0));
     // Curr 74.5000 and 2.4999 round as OpenBench's outputs do (74, 2), so both files agree.
     assert_eq!(s1.values(), s2.values());
     assert_eq!(search_value(&s1, "rfp_margin"), 74);
@@ -70,7 +72,7 @@ fn input_lines_still_import_and_floats_are_read() {
     let (mut e, mut s) = baked();
     let text = "nmp_base, int, 5, 1, 6, 1, 0.002\n";
     let done = import_openbench(text, "openbench.txt", &mut e, &mut s).unwrap();
-    assert_eq!((done.count, done.format), (1, Format::Inputs));
+    assert_eq!((done.values.len(), done.format), (1, Format::Inputs));
     assert_eq!(search_value(&s, "nmp_base"), 5);
     // A float parameter's output, as Python prints it.
     let (_, r) = read_reported("LmrScale, 0.7391304347826086\nTiny, 1e-05", "o.txt").unwrap();
