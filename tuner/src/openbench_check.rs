@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use crate::play::limit::MoveLimit;
@@ -31,10 +32,13 @@ struct EngineConfig {
     nps: u64,
     source: String,
     build: Build,
-    test_presets: Option<BTreeMap<String, TestPreset>>,
-    tune_presets: Option<BTreeMap<String, TunePreset>>,
-    datagen_presets: Option<BTreeMap<String, serde_json::Map<String, serde_json::Value>>>,
+    test_presets: Option<RawPresets>,
+    tune_presets: Option<RawPresets>,
+    datagen_presets: Option<RawPresets>,
 }
+
+/// A kind of presets as the JSON has them: name -> key -> value.
+type RawPresets = BTreeMap<String, serde_json::Map<String, serde_json::Value>>;
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
@@ -45,9 +49,11 @@ struct Build {
     systems: Vec<String>,
 }
 
-/// The keys `verify_engine_test_preset` allows (`deny_unknown_fields` is its `valid_keys`).
-#[derive(Deserialize, Debug, Default, Clone)]
+/// The keys `verify_engine_test_preset` allows (`deny_unknown_fields` is its `valid_keys`). Every
+/// allowed key is declared, so exactly the others are refused; not all of them are checked further.
+#[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
+#[allow(dead_code)]
 struct TestPreset {
     both_branch: Option<String>,
     both_bench: Option<u64>,
@@ -79,8 +85,9 @@ struct TestPreset {
 }
 
 /// The keys `verify_engine_tune_preset` allows.
-#[derive(Deserialize, Debug, Default, Clone)]
+#[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
+#[allow(dead_code)]
 struct TunePreset {
     both_branch: Option<String>,
     both_bench: Option<u64>,
@@ -110,32 +117,25 @@ struct TunePreset {
     draw_adj: Option<String>,
 }
 
-/// `Option` fields of a preset laid over the `default` preset's, as `apply_preset` does.
-macro_rules! overlay {
-    ($base:expr, $top:expr, $($field:ident),+ $(,)?) => {{
-        let mut merged = $base.clone();
-        $( if $top.$field.is_some() { merged.$field = $top.$field.clone(); } )+
-        merged
-    }};
-}
-
-fn merged_test(default: &TestPreset, preset: &TestPreset) -> TestPreset {
-    overlay!(
-        default, preset, both_branch, both_bench, both_network, both_options, both_time_control,
-        dev_branch, dev_bench, dev_network, dev_options, dev_time_control, base_branch, base_bench,
-        base_network, base_options, base_time_control, test_bounds, test_confidence, test_max_games,
-        book_name, upload_pgns, priority, throughput, workload_size, syzygy_wdl, syzygy_adj, win_adj,
-        draw_adj
-    )
-}
-
-fn merged_tune(default: &TunePreset, preset: &TunePreset) -> TunePreset {
-    overlay!(
-        default, preset, both_branch, both_bench, both_network, both_options, both_time_control,
-        dev_branch, dev_bench, dev_network, dev_options, dev_time_control, spsa_reporting_type,
-        spsa_distribution_type, spsa_alpha, spsa_gamma, spsa_a_ratio, spsa_iterations, spsa_pairs_per,
-        book_name, upload_pgns, priority, throughput, syzygy_wdl, syzygy_adj, win_adj, draw_adj
-    )
+/// Every preset of a kind but `default` as the create page applies it: `default`'s keys, then the
+/// preset's own on top (`add_defaults_to_preset`), read as `T`. Each preset is also read alone, as
+/// the server checks each one's keys.
+fn laid_over_default<T: DeserializeOwned>(raw: &RawPresets, kind: &str) -> Vec<(String, T)> {
+    let read = |name: &str, map: serde_json::Map<String, serde_json::Value>| -> T {
+        serde_json::from_value(serde_json::Value::Object(map))
+            .unwrap_or_else(|e| panic!("{kind} `{name}`: {e}"))
+    };
+    let default = raw.get("default").unwrap_or_else(|| panic!("{kind} needs a `default` preset"));
+    let mut presets = Vec::new();
+    for (name, preset) in raw {
+        read(name, preset.clone());
+        if name != "default" {
+            let mut merged = default.clone();
+            merged.extend(preset.clone());
+            presets.push((name.clone(), read(name, merged)));
+        }
+    }
+    presets
 }
 
 /// The books `Config/config.json` lists at `9906bad`; a preset's book must be one of them (an
@@ -329,11 +329,9 @@ fn make_exe_builds_the_engine_and_features_builds_the_tunables() {
 
 #[test]
 fn every_test_preset_is_complete_and_plays_what_we_measured() {
-    let presets = load().test_presets.expect("test presets");
-    let default = &presets["default"];
-    // `default` is no button of its own: the page lays each preset over it.
-    for (name, preset) in presets.iter().filter(|(name, _)| *name != "default") {
-        let p = merged_test(default, preset);
+    let presets: Vec<(String, TestPreset)> =
+        laid_over_default(&load().test_presets.expect("test presets"), "test_presets");
+    for (name, p) in &presets {
         let what = format!("test preset `{name}`");
         let control = p.both_time_control.as_deref().or(p.dev_time_control.as_deref()).expect(&what);
         time_control(control);
@@ -359,19 +357,18 @@ fn every_test_preset_is_complete_and_plays_what_we_measured() {
         adjudication(p.draw_adj.as_deref().expect(&what), &["movenumber", "movecount", "score"]);
     }
     // The measured controls (docs/openbench.md): 3 s + 0.03 s here, and 10,000 nodes.
-    let stc = merged_test(default, &presets["STC"]);
+    let stc = &presets.iter().find(|(name, _)| name == "STC").expect("an STC preset").1;
     let clock = time_control(stc.both_time_control.as_deref().unwrap());
     assert_eq!(clock, MoveLimit::from_flags(None, None, Some("3+0.03")).unwrap());
 }
 
 #[test]
 fn every_tune_preset_is_complete_and_matches_tune_spsa() {
-    let presets = load().tune_presets.expect("tune presets");
-    let default = &presets["default"];
+    let presets: Vec<(String, TunePreset)> =
+        laid_over_default(&load().tune_presets.expect("tune presets"), "tune_presets");
     let space = crate::optim::space::Space::parse_openbench("x, int, 0, -10, 10, 1, 0.002", "x").unwrap();
     let ours = crate::optim::spsa::Spsa::new(&space, 1000);
-    for (name, preset) in presets.iter().filter(|(name, _)| *name != "default") {
-        let p = merged_tune(default, preset);
+    for (name, p) in &presets {
         let what = format!("tune preset `{name}`");
         time_control(p.dev_time_control.as_deref().or(p.both_time_control.as_deref()).expect(&what));
         engine_accepts(p.dev_options.as_deref().or(p.both_options.as_deref()).expect(&what));

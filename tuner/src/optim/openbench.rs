@@ -83,7 +83,8 @@ fn cells(line: &str) -> Vec<&str> {
 }
 
 fn is_digest_header(cells: &[&str]) -> bool {
-    cells.len() == DIGEST_HEADER.len() && cells.iter().zip(DIGEST_HEADER).all(|(c, h)| c.eq_ignore_ascii_case(h))
+    cells.len() == DIGEST_HEADER.len()
+        && cells.iter().zip(DIGEST_HEADER).all(|(c, h)| c.eq_ignore_ascii_case(h))
 }
 
 fn number(cell: &str, what: &str) -> Result<f64> {
