@@ -12,6 +12,8 @@ mod dataset;
 mod export;
 mod fitness;
 mod model;
+#[cfg(test)]
+mod openbench_check;
 mod optim;
 mod play;
 #[cfg(test)]

@@ -13,9 +13,10 @@ use serde::{Deserialize, Serialize};
 use whetstone::params::{EvalParamSet, SearchParamSet};
 
 use crate::export::verify::VerifyArgs;
+use crate::export::Found;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
-use crate::optim::space::import_openbench;
+use crate::optim::openbench::import_openbench;
 use crate::optim::spsa::{Perturbation, Spsa};
 use crate::run::{RunDir, Steps};
 
@@ -51,8 +52,10 @@ pub struct SpsaArgs {
     /// Write the selected values as OpenBench SPSA input lines to FILE and stop.
     #[arg(long, value_name = "FILE")]
     pub export_openbench: Option<std::path::PathBuf>,
-    /// Read OpenBench SPSA lines (a finished tuning) into the params: writes --out/tuned.toml
-    /// (and search.toml) and stops.
+    /// Read the values an OpenBench SPSA tune reports into the params: its "Copy SPSA Outputs"
+    /// text (`name, value`), its digest (`Name,Curr,...`, as CSV or copied from the page) or SPSA
+    /// input lines (a local run's openbench.txt). Writes --out/tuned.toml and/or search.toml,
+    /// result.json and the report, then verifies (--verify) and bakes (--bake) as after a run.
     #[arg(long, value_name = "FILE")]
     pub import_openbench: Option<std::path::PathBuf>,
 }
@@ -131,25 +134,41 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
     )
 }
 
-/// --import-openbench: OpenBench's final values into the params files.
+/// --import-openbench: the values an OpenBench tune reports, ended like a run of our own
+/// (result.json, tuned.toml and/or search.toml, the report), then --verify/--bake as after one.
 fn import(args: &SpsaArgs, path: &std::path::Path) -> Result<()> {
-    let mut eval = EvalParamSet::load(&args.common.params)?;
-    let mut search = match &args.common.search_params {
+    let start_eval = EvalParamSet::load(&args.common.params)?;
+    let start_search = match &args.common.search_params {
         Some(p) => SearchParamSet::load(p)?,
         None => SearchParamSet::baked(),
     };
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let n = import_openbench(&text, &path.display().to_string(), &mut eval, &mut search)?;
+    let (mut eval, mut search) = (start_eval.clone(), start_search.clone());
+    let done = import_openbench(&text, &path.display().to_string(), &mut eval, &mut search)?;
     let run = RunDir::create(&args.common.out("spsa"))?;
-    let toml = crate::export::write_params(&run, &eval, "tuned", "eval_params.rs")?;
-    crate::export::write_params(&run, &search, "search", "search_params.rs")?;
+    let measured = serde_json::json!({ "imported": path, "format": done.format.to_string() });
+    run.write_meta("spsa", args, args.common.resume, Some(measured.clone()))?;
+    let found = Found {
+        start_eval,
+        start_search,
+        eval: done.eval.then_some(eval),
+        search: done.search.then_some(search),
+        values: done.values.clone(),
+        frozen: Vec::new(),
+        games: 0,
+        measured,
+    };
+    let written = crate::export::finish_run(&run, &found)?;
     println!(
-        "{n} values from {} written into {} and {}",
+        "{} values from {} ({}): wrote {} in {}",
+        done.values.len(),
         path.display(),
-        toml.display(),
-        run.file("search.toml").display()
+        done.format,
+        written.join(", "),
+        run.path().display()
     );
-    Ok(())
+    // --resume continues a killed verification from its journal.
+    crate::export::conclude(&run, &found, &args.verify, &args.common.play, args.common.resume).map(drop)
 }
 
 /// Runs (or resumes) the iterations; `halt_at` stops early as a kill would (tests).
@@ -265,6 +284,24 @@ mod tests {
         let tempo = names.iter().position(|n| n == "tempo_mg").unwrap();
         let dim = setup.space.names().iter().position(|n| n == "tempo_mg").unwrap();
         assert_eq!(tuned.values()[tempo] as f64, setup.space.playable(straight.spsa.values())[dim]);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn an_openbench_digest_imports_into_search_toml_and_verifies() {
+        let dir = std::env::temp_dir().join(format!("whetstone-spsa-ob-{}", std::process::id()));
+        let digest = concat!(env!("CARGO_MANIFEST_DIR"), "/src/optim/testdata/openbench-digest.csv");
+        let verify = ["--verify", "--verify-nodes", "300", "--verify-games", "4", "--hash", "1"];
+        run(&args(&dir, &[&["--import-openbench", digest][..], &verify].concat())).unwrap();
+        let search = SearchParamSet::load(&dir.join("search.toml")).unwrap();
+        let at = |name: &str| search.values()[search.value_names().iter().position(|n| n == name).unwrap()];
+        assert_eq!((at("rfp_margin"), at("lmr_divisor")), (74, 215));
+        // Only search constants were named, so no tuned.toml; the verdict closes result.json.
+        assert!(!dir.join("tuned.toml").exists());
+        let result: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("result.json")).unwrap()).unwrap();
+        assert_eq!(result["values"]["rfp_margin"], 74.0);
+        assert_eq!(result["verdict"]["games"], 4);
         std::fs::remove_dir_all(&dir).ok();
     }
 

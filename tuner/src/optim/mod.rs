@@ -7,6 +7,7 @@ pub mod adam;
 pub mod clop;
 pub mod clop_problems;
 pub mod local;
+pub mod openbench;
 pub mod pbil;
 pub mod space;
 pub mod spsa;

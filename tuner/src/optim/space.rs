@@ -2,7 +2,8 @@
 //! bounds, with a starting value and SPSA's end-of-run perturbation `c_end` and learning rate
 //! `r_end`. It comes from the selected slots of a params file (and of a search.toml), or from an
 //! OpenBench SPSA input file (`name, int|float, default, min, max, c_end, r_end` per line), and
-//! writes and reads that format so a tuning can move to OpenBench's workers and come back.
+//! writes that format so a tuning can move to OpenBench's workers; `openbench.rs` reads the values
+//! OpenBench reports back.
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
@@ -213,7 +214,9 @@ impl Space {
     }
 }
 
-fn parse_line(line: &str) -> Result<Dim> {
+/// One OpenBench SPSA input line (`name, int|float, default, min, max, c_end, r_end`), checked as
+/// OpenBench's create form checks it and more (the default within bounds, positive c_end and r_end).
+pub fn parse_line(line: &str) -> Result<Dim> {
     let fields: Vec<&str> = line.split(',').map(str::trim).collect();
     if fields.len() != 7 {
         bail!(
@@ -252,43 +255,6 @@ fn parse_line(line: &str) -> Result<Dim> {
     Ok(Dim { name: name.to_string(), integer, start, min, max, c_end, r_end, slot: Slot::Free })
 }
 
-/// Reads OpenBench SPSA lines (a tuning's result) back into the params sets: each line's name
-/// must be a slot of `eval` or `search`; its default is the new value. Returns how many values
-/// were set.
-pub fn import_openbench(
-    text: &str,
-    file: &str,
-    eval: &mut EvalParamSet,
-    search: &mut SearchParamSet,
-) -> Result<usize> {
-    let space = Space::parse_openbench(text, file)?;
-    let (eval_names, search_names) = (eval.value_names(), search.value_names());
-    let (mut ev, mut sv) = (eval.values(), search.values());
-    let (eb, sb) = (eval.value_bounds(), search.value_bounds());
-    for d in &space.dims {
-        let (values, bounds, i) = if let Some(i) = eval_names.iter().position(|n| *n == d.name) {
-            (&mut ev, &eb, i)
-        } else if let Some(i) = search_names.iter().position(|n| *n == d.name) {
-            (&mut sv, &sb, i)
-        } else {
-            bail!("{file}: `{}` is neither an evaluation weight nor a search constant", d.name);
-        };
-        let v = d.start.round() as i32;
-        if v < bounds[i].0 || v > bounds[i].1 {
-            bail!(
-                "{file}: `{}` = {v} is outside its declared bounds [{}, {}]",
-                d.name,
-                bounds[i].0,
-                bounds[i].1
-            );
-        }
-        values[i] = v;
-    }
-    eval.set_values(&ev);
-    search.set_values(&sv);
-    Ok(space.dims.len())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,27 +281,6 @@ mod tests {
             let err = format!("{:#}", Space::parse_openbench(bad, "spsa.txt").unwrap_err());
             assert!(err.contains(expect), "{bad:?}: {err}");
         }
-    }
-
-    #[test]
-    fn a_params_selection_exports_to_openbench_and_imports_back() {
-        let eval = EvalParamSet::baked();
-        let search = SearchParamSet::baked();
-        let eval_slots = eval.select(&["tempo"]).unwrap();
-        let search_slots = search.select(&["nmp.*"]).unwrap();
-        let space = Space::from_sets(&eval, &eval_slots, Some((&search, &search_slots)));
-        assert_eq!(space.len(), eval_slots.len() + search_slots.len());
-        assert_eq!(space.dims[0].name, "tempo_mg");
-        assert!(space.names().contains(&"nmp_base".to_string()));
-        let mut tuned = space.starts();
-        tuned[0] += 7.0;
-        let (mut e, mut s) = (eval.clone(), search.clone());
-        let n = import_openbench(&space.to_openbench(&tuned), "tuned.txt", &mut e, &mut s).unwrap();
-        assert_eq!(n, space.len());
-        assert_eq!(e.values()[eval_slots[0]], eval.values()[eval_slots[0]] + 7);
-        assert_eq!(s.values(), search.values());
-        let err = import_openbench("nope, int, 1, 0, 2, 1, 0.002", "t.txt", &mut e, &mut s).unwrap_err();
-        assert!(format!("{err:#}").contains("`nope` is neither"), "{err:#}");
     }
 
     #[test]
