@@ -17,6 +17,7 @@
 pub mod args;
 pub mod book;
 pub mod datagen;
+pub mod engine_process;
 pub mod external;
 pub mod game;
 pub mod identity;

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 
+use super::engine_process::{EngineSpec, Protocol};
 use super::inprocess::EngineSetup;
 use super::runner::Contestant;
 use super::tally::Tally;
-use super::uci_engine::EngineSpec;
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
@@ -75,6 +75,7 @@ fn opponent(entry: OpponentEntry, file: &Path) -> Result<Opponent> {
                 args: entry.args.clone(),
                 options,
                 working_dir: entry.working_dir.clone(),
+                protocol: Protocol::Uci,
             })
         }
         (None, Some(params)) => {

@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 
+use super::engine_process::EngineSpec;
 use super::external::External;
 use super::game::{play_game, GameRecord, GameSettings};
 use super::inprocess::{EngineSetup, InProcess};
 use super::player::Player;
-use super::uci_engine::EngineSpec;
 
 /// A side in a run: a configuration of our engine played in this process, or a UCI engine binary.
 #[derive(Clone)]
