@@ -99,6 +99,7 @@ fn failures_lose_for_the_failing_side() {
         (FailureKind::Crash, Termination::Crash),
         (FailureKind::TimeLoss, Termination::TimeForfeit),
         (FailureKind::IllegalMove, Termination::IllegalMove),
+        (FailureKind::Resignation, Termination::Resignation),
     ] {
         let mut white = Scripted::new("w", &["g1f3", "f3g1"], Score::Cp(0));
         let mut black = Scripted::new("b", &["g8f6", "f6g8"], Score::Cp(0));
