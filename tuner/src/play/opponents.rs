@@ -188,6 +188,17 @@ mod tests {
                 ("sf2".to_string(), Protocol::Uci)
             ]
         );
+        // The repository's own opponents file.
+        let ours =
+            load_opponents(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/gauntlet.toml")).unwrap();
+        let xboard: Vec<&str> = ours
+            .iter()
+            .filter_map(|o| match &o.contestant {
+                Contestant::External(spec) if spec.protocol == Protocol::Xboard => Some(spec.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(xboard, ["fairymax", "phalanx"]);
         let error = |text: &str| format!("{:#}", load(text).err().expect("an error"));
         let cecp = error("[[engine]]\nname = \"old\"\ncommand = \"a\"\nprotocol = \"cecp\"\n");
         assert!(

@@ -184,9 +184,12 @@ impl XboardEngine {
         let ping = self.next_ping();
         self.process.send(&format!("{command}\nping {ping}\n"))?;
         let mut understood = true;
+        let word = command.split_whitespace().next().unwrap_or("");
         self.process.wait_for("pong", timeout, |line| match classify(line) {
             EngineLine::Pong(n) => Ok(n == ping),
-            EngineLine::Error | EngineLine::Refused(_) => {
+            EngineLine::Error(what) | EngineLine::Refused(what)
+                if what.split_whitespace().next() == Some(word) =>
+            {
                 understood = false;
                 Ok(false)
             }
@@ -255,8 +258,9 @@ impl XboardEngine {
                     self.game = None;
                     return Ok(XboardAnswer::Resign(line));
                 }
-                // A draw claim or a claim of its own win: the rules of the game loop decide, so it
-                // is ignored (the engine is put back to work by `go` at its next move).
+                // A claim that the opponent won is a resignation. A draw claim or a claim of its own
+                // win falls through: the game loop's rules decide, and the move that follows it (if
+                // any) is played; the engine is put back to work by `go` at its next move.
                 EngineLine::Claim(_) if resigns(&line, side) => {
                     self.game = None;
                     return Ok(XboardAnswer::Resign(line));
@@ -425,9 +429,10 @@ impl XboardEngine {
             let timeout = self.sync_timeout;
             self.process.wait_for("pong", timeout, |line| match classify(line) {
                 EngineLine::Pong(n) => Ok(n == ping),
-                EngineLine::Error | EngineLine::Refused(_) if mentions_set_up(line) => {
+                EngineLine::Error(what) | EngineLine::Refused(what) if is_set_up(what) => {
                     Err(format!("refused the game's set-up: '{line}'"))
                 }
+                _ if line.contains("Illegal position") => Err(format!("refused the game's set-up: '{line}'")),
                 _ => Ok(false),
             })?;
         }
@@ -516,9 +521,10 @@ fn resigns(line: &str, side: Color) -> bool {
     }
 }
 
-/// Whether an error line is about one of a set-up's commands.
-fn mentions_set_up(line: &str) -> bool {
-    ["setboard", "edit", "level", "sd ", "st ", "Illegal position"].iter().any(|word| line.contains(word))
+/// Whether the command an error names is one of a set-up's that matter (not `post` or `easy`).
+fn is_set_up(command: &str) -> bool {
+    let word = command.split_whitespace().next().unwrap_or("");
+    ["setboard", "edit", "level", "sd", "st"].contains(&word)
 }
 
 #[cfg(test)]

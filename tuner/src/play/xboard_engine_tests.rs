@@ -358,6 +358,18 @@ fn resignations_instead_of_or_after_a_move_and_ignored_claims() {
 }
 
 #[test]
+fn a_refused_set_up_is_a_protocol_error() {
+    let mut engine = fake("no-sd");
+    engine.new_game(T).unwrap_or_else(|e| panic!("{e}"));
+    match engine.go(START, &[], &XboardLimit::Depth { depth: 4, seconds: 30 }, T) {
+        Err(EngineError::Protocol { message, .. }) => {
+            assert_eq!(message, "refused the game's set-up: 'Illegal move: sd 4'")
+        }
+        other => panic!("expected a protocol error, got {other:?}"),
+    }
+}
+
+#[test]
 fn a_depth_limit_needs_an_engine_that_takes_sd() {
     let mut engine = fake("no-sd");
     assert_eq!(engine.understands("sd 3", T).ok(), Some(false));

@@ -30,8 +30,9 @@ pub enum EngineLine<'a> {
     /// `Illegal move: MOVE` or `Illegal move (reason): MOVE`: the engine refused what we sent
     /// (the text after the colon).
     Refused(&'a str),
-    /// `Error (reason): COMMAND`: the engine did not understand a command (the whole line).
-    Error,
+    /// `Error (reason): COMMAND`: the engine did not understand a command (the text after the
+    /// colon).
+    Error(&'a str),
     /// Anything else (`tellics`, `telluser`, debug output, `#` comments).
     Other,
 }
@@ -57,13 +58,15 @@ pub fn classify(line: &str) -> EngineLine<'_> {
         "feature" => EngineLine::Feature(parse_features(line.trim_start()["feature".len()..].trim())),
         "resign" => EngineLine::Resign,
         "1-0" | "0-1" | "1/2-1/2" => EngineLine::Claim(first),
-        "Illegal" if line.trim_start().starts_with("Illegal move") => {
-            let refused = line.split_once(':').map_or("", |(_, rest)| rest.trim());
-            EngineLine::Refused(refused)
-        }
-        "Error" => EngineLine::Error,
+        "Illegal" if line.trim_start().starts_with("Illegal move") => EngineLine::Refused(after_colon(line)),
+        "Error" => EngineLine::Error(after_colon(line)),
         _ => parse_thinking(line).map_or(EngineLine::Other, EngineLine::Thinking),
     }
+}
+
+/// The text after a line's first colon (`Error (unknown command): sd 3` gives `sd 3`).
+fn after_colon(line: &str) -> &str {
+    line.split_once(':').map_or("", |(_, rest)| rest.trim())
 }
 
 /// `ply score time nodes ...`: four numbers, the ply perhaps followed by a mark (`12.`, `12&`).
@@ -330,7 +333,7 @@ mod tests {
         assert_eq!(classify("1/2-1/2 {Draw by repetition}"), EngineLine::Claim("1/2-1/2"));
         assert_eq!(classify("Illegal move: e2e5"), EngineLine::Refused("e2e5"));
         assert_eq!(classify("Illegal move (no piece there): e3e4"), EngineLine::Refused("e3e4"));
-        assert_eq!(classify("Error (unknown command): result"), EngineLine::Error);
+        assert_eq!(classify("Error (unknown command): result"), EngineLine::Error("result"));
         assert_eq!(
             classify("  6     -4     1    13003  Nb1-c3  e5xf4"),
             EngineLine::Thinking(Thinking { depth: 6, score: -4, time_cs: 1, nodes: 13003 })
