@@ -112,8 +112,8 @@ impl Player for Xboard {
         let reply = match answer {
             XboardAnswer::Move(reply) => reply,
             XboardAnswer::Resign(line) => {
-                let message = format!("engine '{}' resigns: '{line}'", self.spec.name);
-                return Err(PlayerFailure::new(FailureKind::Resignation, message));
+                // The game's record says who: "Black resigns: it sent 'resign'".
+                return Err(PlayerFailure::new(FailureKind::Resignation, format!("it sent '{line}'")));
             }
         };
         // The driver checked the move against its own copy of the game; this is the game's.

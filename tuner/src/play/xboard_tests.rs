@@ -139,6 +139,13 @@ fn failures_lose_the_game_for_the_engine_and_a_crashed_engine_is_restarted() {
 }
 
 #[test]
+fn a_resignation_is_recorded_with_the_engine_s_words() {
+    let mut engine = fake("resign", None);
+    let game = as_black(&mut engine, "10+0.1");
+    assert_eq!(game.reason, "Black resigns: it sent 'resign'");
+}
+
+#[test]
 fn a_false_draw_claim_is_ignored() {
     let mut engine = fake("claim", None);
     let game = as_black(&mut engine, "10+0.1");
