@@ -1,6 +1,6 @@
-//! `tune gauntlet`: our engine against a list of engines (UCI binaries, or params files played in
-//! process), as cutechess-cli's gauntlet: a table per opponent, a performance rating where the
-//! opponents carry ratings, every failure counted per side.
+//! `tune gauntlet`: our engine against a list of engines (UCI or xboard binaries, or params files
+//! played in process), as cutechess-cli's gauntlet: a table per opponent, a performance rating
+//! where the opponents carry ratings, every failure counted per side.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -27,8 +27,14 @@ use crate::run::{game_bar, RunDir};
 ///   options = { UCI_LimitStrength = true, UCI_Elo = 1955, Hash = 16 }
 ///   rating = 2363          # optional: used for our performance rating
 ///
-/// Instead of `command`, `params = "params/handset.toml"` plays a configuration of our engine in
-/// this process. xboard engines are not supported: run them through polyglot's UCI adapter.
+///   [[engine]]
+///   name = "fairymax"
+///   command = "/usr/games/fairymax"
+///   protocol = "xboard"    # CECP v2; the default is "uci"
+///
+/// An xboard engine's `options` are its `feature option` controls (sent as `option NAME=VALUE`);
+/// it plays at --tc or --depth (xboard has no node limit, so --nodes is refused). Instead of
+/// `command`, `params = "params/handset.toml"` plays a configuration of our engine in this process.
 #[derive(clap::Args, Debug, Clone, serde::Serialize)]
 #[command(
     mut_arg("engine", |a| a.help("Our engine: a params file (in-process) or an engine binary")),

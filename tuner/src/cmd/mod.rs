@@ -42,8 +42,13 @@ pub enum Command {
     /// Games between two engine configurations (params files in process, or UCI binaries):
     /// game pairs in parallel, fastchess's statistics, SPRT, PGN.
     Match(r#match::MatchArgs),
-    /// Our engine against a list of engines (UCI binaries or params files), with a table per
-    /// opponent and a performance rating.
+    /// Our engine against a list of engines (UCI or xboard binaries, or params files), with a
+    /// table per opponent and a performance rating.
+    ///
+    /// The opponents file has one `[[engine]]` table per opponent: `name`, `command`, `protocol`
+    /// (`"uci"`, the default, or `"xboard"`), `args`, `options`, `working_dir`, `rating`; or
+    /// `params = FILE` for a configuration of our engine played in process. xboard engines play at
+    /// --tc or --depth, not --nodes. See docs/games.md and params/gauntlet.toml.
     Gauntlet(gauntlet::GauntletArgs),
     /// Labelled positions from self-play, resumable: games.pgn and positions.epd for `tune texel`.
     Datagen(datagen::DatagenArgs),

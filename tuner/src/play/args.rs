@@ -8,11 +8,11 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 
 use super::book::{self, BookOrder, Opening};
+use super::engine_process::{EngineSpec, Protocol};
 use super::game::{Adjudication, DrawRule, GameSettings, ResignRule};
 use super::inprocess::EngineSetup;
 use super::limit::MoveLimit;
 use super::runner::{Contestant, PairJob};
-use super::uci_engine::EngineSpec;
 
 /// The engine under test, as `tune match`, `gauntlet` and `datagen` name it (a command whose
 /// engine is narrower rewords the help with `mut_arg`, as datagen does: in process only).
@@ -230,7 +230,14 @@ impl PlayArgs {
             options.push((name.to_string(), value.trim().to_string()));
         }
         let command = path.canonicalize().with_context(|| format!("resolving {}", path.display()))?;
-        Ok(Contestant::External(EngineSpec { name, command, args: Vec::new(), options, working_dir: None }))
+        Ok(Contestant::External(EngineSpec {
+            name,
+            command,
+            args: Vec::new(),
+            options,
+            working_dir: None,
+            protocol: Protocol::Uci,
+        }))
     }
 }
 

@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use anyhow::Result;
 
+use super::engine_process::{EngineError, EngineSpec};
 use super::limit::MoveBudget;
 use super::player::{FailureKind, GameView, Player, PlayerFailure, Score, Thought};
-use super::uci_engine::{EngineError, EngineScore, EngineSpec, GoLimit, UciEngine};
+use super::uci_engine::{EngineScore, GoLimit, UciEngine};
 
 /// How much later than its clock allows an engine's answer is still waited for; whether the move
 /// counts is then the clock's (and the time margin's) decision.

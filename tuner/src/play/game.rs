@@ -101,6 +101,7 @@ pub enum Termination {
     TimeForfeit,
     IllegalMove,
     Crash,
+    Resignation,
 }
 
 impl Termination {
@@ -111,7 +112,8 @@ impl Termination {
             | Termination::Stalemate
             | Termination::Repetition
             | Termination::FiftyMoves
-            | Termination::InsufficientMaterial => "normal",
+            | Termination::InsufficientMaterial
+            | Termination::Resignation => "normal",
             Termination::ResignAdjudication
             | Termination::DrawAdjudication
             | Termination::KnownEndgame
@@ -127,6 +129,7 @@ impl Termination {
             FailureKind::Crash => Termination::Crash,
             FailureKind::TimeLoss => Termination::TimeForfeit,
             FailureKind::IllegalMove => Termination::IllegalMove,
+            FailureKind::Resignation => Termination::Resignation,
         }
     }
 }
@@ -146,6 +149,7 @@ impl fmt::Display for Termination {
             Termination::TimeForfeit => "time forfeit",
             Termination::IllegalMove => "illegal move",
             Termination::Crash => "engine crash or disconnect",
+            Termination::Resignation => "resignation",
         };
         f.write_str(text)
     }
@@ -185,8 +189,22 @@ pub struct GameSettings {
     pub hang_timeout: Duration,
 }
 
-/// Plays one game from `start_fen`; None when `stop` was raised before it ended.
+/// Plays one game from `start_fen`, and tells both players how it ended; None when `stop` was
+/// raised before it ended.
 pub fn play_game(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    start_fen: &str,
+    settings: &GameSettings,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let record = play_moves(white, black, start_fen, settings, stop)?;
+    white.game_over(record.outcome, &record.reason);
+    black.game_over(record.outcome, &record.reason);
+    Some(record)
+}
+
+fn play_moves(
     white: &mut dyn Player,
     black: &mut dyn Player,
     start_fen: &str,
@@ -278,6 +296,7 @@ fn forfeit(record: GameRecord, side: Color, termination: Termination, message: &
     let what = match termination {
         Termination::TimeForfeit => "loses on time",
         Termination::IllegalMove => "makes an illegal move",
+        Termination::Resignation => "resigns",
         _ => "disconnects",
     };
     GameRecord {
@@ -290,7 +309,8 @@ fn forfeit(record: GameRecord, side: Color, termination: Termination, message: &
 }
 
 /// As [`forfeit`], except that a side who cannot possibly mate does not win on the opponent's
-/// flag or crash (the FIDE rule cutechess applies): the game is drawn.
+/// flag or crash (the FIDE rule cutechess applies): the game is drawn. An illegal move or a
+/// resignation loses whatever the opponent has.
 fn forfeit_or_draw(
     record: GameRecord,
     pos: &Position,
@@ -299,7 +319,8 @@ fn forfeit_or_draw(
     message: &str,
 ) -> GameRecord {
     let record = forfeit(record, side, termination, message);
-    if termination != Termination::IllegalMove && cannot_mate(pos, !side) {
+    let always_lost = matches!(termination, Termination::IllegalMove | Termination::Resignation);
+    if !always_lost && cannot_mate(pos, !side) {
         return GameRecord { outcome: Outcome::Draw, ..record };
     }
     record

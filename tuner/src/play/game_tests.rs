@@ -99,6 +99,7 @@ fn failures_lose_for_the_failing_side() {
         (FailureKind::Crash, Termination::Crash),
         (FailureKind::TimeLoss, Termination::TimeForfeit),
         (FailureKind::IllegalMove, Termination::IllegalMove),
+        (FailureKind::Resignation, Termination::Resignation),
     ] {
         let mut white = Scripted::new("w", &["g1f3", "f3g1"], Score::Cp(0));
         let mut black = Scripted::new("b", &["g8f6", "f6g8"], Score::Cp(0));
@@ -148,6 +149,13 @@ fn a_flag_fall_against_a_lone_king_is_a_draw() {
     let game = play(&mut white, &mut black, "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", Adjudication::none());
     // Black has a lone king: White's flag fall is a draw.
     assert_eq!((game.outcome, game.termination), (Outcome::Draw, Termination::TimeForfeit));
+    // A resignation loses whatever the opponent has.
+    let mut white = Scripted::new("w", &["e1e2"], Score::Cp(0));
+    white.fail_at = Some((0, FailureKind::Resignation));
+    let mut black = Scripted::new("b", &["e5e4"], Score::Cp(0));
+    let game = play(&mut white, &mut black, "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", Adjudication::none());
+    assert_eq!((game.outcome, game.termination), (Outcome::BlackWins, Termination::Resignation));
+    assert!(game.reason.starts_with("White resigns"), "{}", game.reason);
 }
 
 #[test]

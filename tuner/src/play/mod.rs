@@ -1,11 +1,13 @@
 //! Games played by the workbench itself: matches between configurations of our engine (in this
-//! process) or UCI engine binaries, with fastchess's statistics and SPRT; gauntlets against real
-//! engines; self-play data generation. The commands (`cmd/match.rs`, `cmd/gauntlet.rs`,
+//! process) or engine binaries (UCI or xboard), with fastchess's statistics and SPRT; gauntlets
+//! against real engines; self-play data generation. The commands (`cmd/match.rs`, `cmd/gauntlet.rs`,
 //! `cmd/datagen.rs`) only read options and call these.
 //!
 //! Layout, from one move up to a run:
 //! - `limit.rs` (nodes, depth or clock per move), `player.rs` (what the game loop asks of a player),
-//!   `inprocess.rs` (our engine as a library), `uci_engine.rs` + `external.rs` (a UCI binary);
+//!   `inprocess.rs` (our engine as a library), `engine_process.rs` (an engine binary's process),
+//!   `uci_engine.rs` + `external.rs` (a UCI binary), `xboard_text.rs` + `xboard_engine.rs` +
+//!   `xboard.rs` (an xboard binary);
 //! - `game.rs` (one game: rules, clocks, adjudication, the record), `pgn_out.rs` (the record as PGN);
 //! - `book.rs` (openings), `runner.rs` (game pairs over worker threads), `stats.rs` (Elo, LOS,
 //!   pentanomial, SPRT), `tally.rs` (a run's results), `output.rs` (a run's games.pgn);
@@ -17,6 +19,7 @@
 pub mod args;
 pub mod book;
 pub mod datagen;
+pub mod engine_process;
 pub mod external;
 pub mod game;
 pub mod identity;
@@ -32,3 +35,6 @@ pub mod runner;
 pub mod stats;
 pub mod tally;
 pub mod uci_engine;
+pub mod xboard;
+pub mod xboard_engine;
+pub mod xboard_text;

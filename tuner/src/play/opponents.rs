@@ -1,6 +1,7 @@
-//! The opponents of a gauntlet: the opponents file (TOML, one `[[engine]]` table per engine: a
-//! UCI binary with its arguments and options, or a params file played in process; an optional
-//! rating), and the table of our results against each.
+//! The opponents of a gauntlet: the opponents file (TOML, one `[[engine]]` table per engine: an
+//! engine binary with its protocol (`uci` unless `protocol = "xboard"`), arguments and options,
+//! or a params file played in process; an optional rating), and the table of our results
+//! against each.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -8,10 +9,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 
+use super::engine_process::{EngineSpec, Protocol};
 use super::inprocess::EngineSetup;
 use super::runner::Contestant;
 use super::tally::Tally;
-use super::uci_engine::EngineSpec;
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
@@ -30,6 +31,8 @@ struct OpponentEntry {
     #[serde(default)]
     options: BTreeMap<String, toml::Value>,
     working_dir: Option<PathBuf>,
+    /// `uci` (the default) or `xboard`.
+    protocol: Option<String>,
     rating: Option<f64>,
 }
 
@@ -53,6 +56,12 @@ fn opponent(entry: OpponentEntry, file: &Path) -> Result<Opponent> {
     let context = || format!("{}: engine '{}'", file.display(), entry.name);
     let contestant = match (&entry.command, &entry.params) {
         (Some(command), None) => {
+            let protocol = match entry.protocol.as_deref() {
+                None => Protocol::Uci,
+                Some(text) => Protocol::parse(text).with_context(|| {
+                    format!("{}: protocol '{text}' is not one of: uci, xboard", context())
+                })?,
+            };
             let options = entry
                 .options
                 .iter()
@@ -75,11 +84,12 @@ fn opponent(entry: OpponentEntry, file: &Path) -> Result<Opponent> {
                 args: entry.args.clone(),
                 options,
                 working_dir: entry.working_dir.clone(),
+                protocol,
             })
         }
         (None, Some(params)) => {
-            if !entry.options.is_empty() || !entry.args.is_empty() {
-                bail!("{}: options and args apply to engine binaries (`command`)", context());
+            if !entry.options.is_empty() || !entry.args.is_empty() || entry.protocol.is_some() {
+                bail!("{}: options, args and protocol apply to engine binaries (`command`)", context());
             }
             let mut setup = EngineSetup::from_files(params, None).with_context(context)?;
             setup.name = entry.name.clone();
@@ -155,6 +165,48 @@ mod tests {
         let Contestant::InProcess(setup) = &opponents[1].contestant else { panic!("hs plays in process") };
         assert_eq!(setup.name, "hs", "named by its table, not its file");
         assert_eq!(opponents[1].rating, None);
+    }
+
+    #[test]
+    fn the_protocol_is_uci_unless_the_entry_says_xboard() {
+        let text = "[[engine]]\nname = \"fm\"\ncommand = \"/usr/games/fairymax\"\nprotocol = \"xboard\"\n\
+                    options = { Resign = true }\n\n[[engine]]\nname = \"sf\"\ncommand = \"sf\"\n\n\
+                    [[engine]]\nname = \"sf2\"\ncommand = \"sf\"\nprotocol = \"uci\"\n";
+        let protocols: Vec<(String, Protocol)> = load(text)
+            .unwrap()
+            .into_iter()
+            .map(|o| match o.contestant {
+                Contestant::External(spec) => (spec.name, spec.protocol),
+                Contestant::InProcess(_) => panic!("binaries only"),
+            })
+            .collect();
+        assert_eq!(
+            protocols,
+            [
+                ("fm".to_string(), Protocol::Xboard),
+                ("sf".to_string(), Protocol::Uci),
+                ("sf2".to_string(), Protocol::Uci)
+            ]
+        );
+        // The repository's own opponents file.
+        let ours =
+            load_opponents(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/gauntlet.toml")).unwrap();
+        let xboard: Vec<&str> = ours
+            .iter()
+            .filter_map(|o| match &o.contestant {
+                Contestant::External(spec) if spec.protocol == Protocol::Xboard => Some(spec.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(xboard, ["fairymax", "phalanx"]);
+        let error = |text: &str| format!("{:#}", load(text).err().expect("an error"));
+        let cecp = error("[[engine]]\nname = \"old\"\ncommand = \"a\"\nprotocol = \"cecp\"\n");
+        assert!(
+            cecp.contains("engine 'old'") && cecp.contains("'cecp' is not one of: uci, xboard"),
+            "{cecp}"
+        );
+        let params = error("[[engine]]\nname = \"p\"\nparams = \"b.toml\"\nprotocol = \"xboard\"\n");
+        assert!(params.contains("engine 'p'") && params.contains("apply to engine binaries"), "{params}");
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! What the game loop asks of a player, whatever it is: an in-process configuration of our engine
-//! (`inprocess.rs`) or a UCI engine binary (`external.rs`).
+//! (`inprocess.rs`), a UCI engine binary (`external.rs`) or an xboard engine binary (`xboard.rs`).
 
 use std::fmt;
 use std::time::Duration;
 
 use whetstone::{Move, Position};
 
-use super::limit::MoveBudget;
+use super::game::Outcome;
+use super::limit::{MoveBudget, MoveLimit};
 
 /// A search score from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +50,8 @@ pub struct Thought {
     pub elapsed: Duration,
 }
 
-/// Why a player produced no (legal) move; each loses the game for its side.
+/// Why a player produced no (legal) move; each loses the game for its side. All but
+/// [`FailureKind::Resignation`] are failures, counted per side in a run's summary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureKind {
@@ -59,6 +61,8 @@ pub enum FailureKind {
     TimeLoss,
     /// It answered with a move that is not legal here, or with no move where moves exist.
     IllegalMove,
+    /// It resigned (an xboard engine's `resign`, or its claim that the opponent won).
+    Resignation,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,4 +100,11 @@ pub trait Player: Send {
         budget: MoveBudget,
         allowance: Option<Duration>,
     ) -> Result<Thought, PlayerFailure>;
+    /// Whether this player can play games from each of `start_fens` at `limit`, checked once
+    /// before a run's first game; an error says why not (an xboard engine has no node limit).
+    fn check_games(&mut self, _limit: &MoveLimit, _start_fens: &[&str]) -> Result<(), String> {
+        Ok(())
+    }
+    /// The game ended with `outcome` for `reason` (an xboard engine is told `result`).
+    fn game_over(&mut self, _outcome: Outcome, _reason: &str) {}
 }

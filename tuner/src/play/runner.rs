@@ -10,13 +10,15 @@ use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 
+use super::engine_process::{EngineSpec, Protocol};
 use super::external::External;
 use super::game::{play_game, GameRecord, GameSettings};
 use super::inprocess::{EngineSetup, InProcess};
 use super::player::Player;
-use super::uci_engine::EngineSpec;
+use super::xboard::Xboard;
 
-/// A side in a run: a configuration of our engine played in this process, or a UCI engine binary.
+/// A side in a run: a configuration of our engine played in this process, or an engine binary
+/// (UCI or xboard, as its spec says).
 #[derive(Clone)]
 pub enum Contestant {
     InProcess(EngineSetup),
@@ -35,7 +37,10 @@ impl Contestant {
     pub fn player(&self, start_timeout: Duration) -> Result<Box<dyn Player>> {
         Ok(match self {
             Contestant::InProcess(setup) => Box::new(InProcess::new(setup.clone())),
-            Contestant::External(spec) => Box::new(External::start(spec.clone(), start_timeout)?),
+            Contestant::External(spec) => match spec.protocol {
+                Protocol::Uci => Box::new(External::start(spec.clone(), start_timeout)?),
+                Protocol::Xboard => Box::new(Xboard::start(spec.clone(), start_timeout)?),
+            },
         })
     }
 }
@@ -68,8 +73,9 @@ pub enum Flow {
 
 /// Plays `jobs` on `concurrency` threads and hands every finished pair to `on_pair` (on this
 /// thread, in the order they finish). Raising `stop` (or returning [`Flow::Stop`]) ends the run:
-/// games in progress are abandoned and not reported. Every contestant is started once first, so
-/// an engine that cannot start is an error before any game.
+/// games in progress are abandoned and not reported. Every engine binary is started once first
+/// and asked whether it can play its games (their openings at this limit), so an engine that
+/// cannot start or cannot play them is an error before any game.
 pub fn run(
     contestants: &[Contestant],
     jobs: &[PairJob],
@@ -81,8 +87,21 @@ pub fn run(
     let start_timeout = Duration::from_secs(10);
     // Only a binary can fail to start; an in-process engine's table is allocated by the worker
     // that plays it (a tuner's generation may hold dozens of contestants).
-    for contestant in contestants.iter().filter(|c| matches!(c, Contestant::External(_))) {
-        drop(contestant.player(start_timeout)?);
+    for (index, contestant) in contestants.iter().enumerate() {
+        if !matches!(contestant, Contestant::External(_)) {
+            continue;
+        }
+        let mut player = contestant.player(start_timeout)?;
+        let mut fens: Vec<&str> = jobs
+            .iter()
+            .filter(|job| job.first == index || job.second == index)
+            .map(|job| job.start_fen.as_str())
+            .collect();
+        fens.sort_unstable();
+        fens.dedup();
+        player
+            .check_games(&settings.limit, &fens)
+            .map_err(|why| anyhow!("engine '{}' cannot play this run: {why}", contestant.name()))?;
     }
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel::<PairResult>();

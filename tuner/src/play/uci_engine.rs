@@ -12,46 +12,18 @@
 //! So `go` needs no `isready` round trip before it: it only discards lines that arrived while
 //! nothing was asked (such as a second `bestmove` from a buggy engine), without waiting.
 
-use std::io::{self, BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::thread;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
+
+use super::engine_process::{first_word, EngineError, EngineProcess, EngineSpec};
+
+#[cfg(test)]
+use super::engine_process::DROP_GRACE;
 
 /// How long an engine may take to answer `stop` after a time-out before it is killed.
 const STOP_GRACE: Duration = Duration::from_secs(1);
-/// How long an engine dropped without `quit` gets to exit on its own before it is killed.
-const DROP_GRACE: Duration = Duration::from_millis(250);
-/// After the engine closed its output: how long to wait for its exit status for the error text.
-const EXIT_STATUS_WAIT: Duration = Duration::from_millis(100);
-/// How often a waiting-for-exit loop looks at the child.
-const EXIT_POLL: Duration = Duration::from_millis(2);
-/// Longer output lines are cut into pieces of this size, so that an engine writing without
-/// newlines cannot make us buffer without limit.
-const MAX_LINE: usize = 1 << 20;
 
 const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// How to start an engine: as in a cutechess-cli `-engine` or a gauntlet TOML `[[engine]]` table.
-///
-/// A `command` with a directory part but not absolute (`./sf`, `bin/sf`) is taken relative to
-/// `working_dir` when one is given (as cutechess's `cmd=` with `dir=`), else to our current
-/// directory; a bare name (`stockfish`) is looked up on `PATH`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineSpec {
-    /// The name used in messages, tables and PGN.
-    pub name: String,
-    /// The program to run.
-    pub command: PathBuf,
-    /// Its command-line arguments.
-    pub args: Vec<String>,
-    /// `setoption` name/value pairs sent after `uciok`, in this order; each name must be one the
-    /// engine declared (compared ignoring case). Booleans as `true`/`false`, numbers as text.
-    pub options: Vec<(String, String)>,
-    /// The directory the engine runs in (default: ours).
-    pub working_dir: Option<PathBuf>,
-}
 
 /// What `go` is told.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,38 +66,12 @@ pub enum EngineScore {
     Mate(i32),
 }
 
-/// Why talking to an engine failed.
-#[derive(Debug, thiserror::Error)]
-pub enum EngineError {
-    /// The process could not be started.
-    #[error("engine '{name}': cannot start '{command}': {source}")]
-    Spawn { name: String, command: String, source: std::io::Error },
-    /// No answer in time. After a `go`, the engine has been stopped (or killed if it ignored `stop`).
-    #[error("engine '{name}' did not answer '{waiting_for}' within {timeout:?}")]
-    Timeout { name: String, waiting_for: String, timeout: Duration },
-    /// The engine closed its output (usually: it exited). It is not running any more.
-    #[error("engine '{name}' exited or closed its output ({status}) while we waited for '{waiting_for}'")]
-    Disconnected { name: String, waiting_for: String, status: String },
-    /// The engine said something it should not have: an undeclared option, a malformed bestmove.
-    #[error("engine '{name}': {message}")]
-    Protocol { name: String, message: String },
-    /// Its input is closed (usually: it exited). It is not running any more.
-    #[error("engine '{name}': cannot write to it: {source}")]
-    Write { name: String, source: std::io::Error },
-}
-
 /// A running UCI engine process. Dropping it without [`UciEngine::quit`] quits it with a short
 /// grace and then kills it.
 pub struct UciEngine {
-    name: String,
+    process: EngineProcess,
     id_name: Option<String>,
     options: Vec<String>,
-    child: Child,
-    /// `None` once closed: after `quit`, or after the engine was killed.
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Set once the child has been reaped.
-    exit_status: Option<ExitStatus>,
 }
 
 impl UciEngine {
@@ -134,7 +80,8 @@ impl UciEngine {
     /// (an option the engine did not declare, or a value its declaration rules out, is an
     /// [`EngineError::Protocol`] naming it), then `isready`/`readyok`. `timeout` bounds each wait.
     pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<UciEngine, EngineError> {
-        let mut engine = Self::spawn(spec)?;
+        let process = EngineProcess::spawn(spec)?;
+        let mut engine = UciEngine { process, id_name: None, options: Vec::new() };
         // On an error `engine` is dropped here, which ends the process.
         engine.handshake(spec, timeout)?;
         Ok(engine)
@@ -143,7 +90,7 @@ impl UciEngine {
     /// The name from the spec.
     #[allow(dead_code, reason = "API for the game loop; parts a binary does not call would warn")]
     pub fn name(&self) -> &str {
-        &self.name
+        self.process.name()
     }
 
     /// What the engine's `id name` said.
@@ -161,8 +108,8 @@ impl UciEngine {
     /// `ucinewgame` then `isready`/`readyok`. An engine that does not answer in `timeout` is
     /// killed.
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
-        self.discard_stale_lines();
-        self.send("ucinewgame\n")?;
+        self.process.take_received();
+        self.process.send("ucinewgame\n")?;
         self.sync(timeout)
     }
 
@@ -180,23 +127,24 @@ impl UciEngine {
         limit: &GoLimit,
         deadline: Duration,
     ) -> Result<EngineReply, EngineError> {
-        self.discard_stale_lines();
+        // Lines that arrived while nothing was asked cannot answer this command.
+        self.process.take_received();
         let commands = format!("{}\n{}\n", position_command(start_fen, moves), go_command(limit));
         let sent = Instant::now();
-        self.send(&commands)?;
+        self.process.send(&commands)?;
         let until = sent.checked_add(deadline);
         let mut info = SearchInfo::default();
         loop {
-            let line = match self.next_line(until) {
+            let line = match self.process.next_line(until) {
                 Ok(line) => line,
                 Err(RecvTimeoutError::Timeout) => return Err(self.stop_after_timeout(deadline)),
-                Err(RecvTimeoutError::Disconnected) => return Err(self.disconnected("bestmove")),
+                Err(RecvTimeoutError::Disconnected) => return Err(self.process.disconnected("bestmove")),
             };
             match first_word(&line) {
                 "info" => info.update(&line),
                 "bestmove" => {
                     let elapsed = sent.elapsed();
-                    let bestmove = parse_bestmove(&line).map_err(|message| self.protocol(message))?;
+                    let bestmove = parse_bestmove(&line).map_err(|message| self.process.protocol(message))?;
                     return Ok(info.into_reply(bestmove, elapsed));
                 }
                 _ => {}
@@ -206,296 +154,65 @@ impl UciEngine {
 
     /// Whether the child is still running.
     pub fn is_alive(&mut self) -> bool {
-        !self.has_exited()
+        self.process.is_alive()
     }
 
     /// `quit`, wait up to `grace` for the process to exit, then kill it.
     #[allow(dead_code, reason = "API for the game loop; parts a binary does not call would warn")]
     pub fn quit(mut self, grace: Duration) {
-        self.shutdown(grace);
-    }
-
-    fn spawn(spec: &EngineSpec) -> Result<UciEngine, EngineError> {
-        let command = resolve_command(&spec.command, spec.working_dir.as_deref());
-        let spawn_error = |source| EngineError::Spawn {
-            name: spec.name.clone(),
-            command: command.display().to_string(),
-            source,
-        };
-        let mut cmd = Command::new(&command);
-        cmd.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
-        if let Some(dir) = &spec.working_dir {
-            cmd.current_dir(dir);
-        }
-        // Its own process group: a Ctrl-C at the terminal reaches only us, so a run that stops
-        // gracefully on Ctrl-C is not turned into crashes of the engines in its current games.
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let mut child = cmd.spawn().map_err(spawn_error)?;
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take();
-        let (sender, lines) = mpsc::channel();
-        let mut engine = UciEngine {
-            name: spec.name.clone(),
-            id_name: None,
-            options: Vec::new(),
-            child,
-            stdin,
-            lines,
-            exit_status: None,
-        };
-        let reader = match stdout {
-            Some(stdout) => spawn_reader(stdout, sender),
-            None => Err(io::Error::other("no pipe from its standard output")),
-        };
-        if let Err(source) = reader {
-            engine.kill();
-            return Err(spawn_error(source));
-        }
-        Ok(engine)
+        self.process.shutdown(grace);
     }
 
     fn handshake(&mut self, spec: &EngineSpec, timeout: Duration) -> Result<(), EngineError> {
-        self.send("uci\n")?;
+        self.process.send("uci\n")?;
         let mut id_name = None;
         let mut declared = Vec::new();
-        self.wait_for("uciok", timeout, |line| {
+        self.process.wait_for("uciok", timeout, |line| {
             match first_word(line) {
-                "uciok" => return true,
+                "uciok" => return Ok(true),
                 "id" if id_name.is_none() => id_name = parse_id_name(line),
                 "option" => declared.extend(parse_option(line)),
                 _ => {}
             }
-            false
+            Ok(false)
         })?;
         self.id_name = id_name;
         self.options = declared.iter().map(|option| option.name.clone()).collect();
         for (name, value) in &spec.options {
-            let command =
-                setoption_command(&declared, name, value).map_err(|message| self.protocol(message))?;
-            self.send(&command)?;
+            let command = setoption_command(&declared, name, value)
+                .map_err(|message| self.process.protocol(message))?;
+            self.process.send(&command)?;
         }
         self.sync(timeout)
     }
 
     /// `isready`, then wait for `readyok`.
     fn sync(&mut self, timeout: Duration) -> Result<(), EngineError> {
-        self.send("isready\n")?;
-        self.wait_for("readyok", timeout, |line| first_word(line) == "readyok")
-    }
-
-    /// Reads lines until `done` accepts one. An engine that does not answer in time is killed:
-    /// a hung engine is not worth resynchronising, and a late answer could be mistaken for the
-    /// answer to a later command.
-    fn wait_for(
-        &mut self,
-        waiting_for: &str,
-        timeout: Duration,
-        mut done: impl FnMut(&str) -> bool,
-    ) -> Result<(), EngineError> {
-        let until = Instant::now().checked_add(timeout);
-        loop {
-            match self.next_line(until) {
-                Ok(line) if done(&line) => return Ok(()),
-                Ok(_) => {}
-                Err(RecvTimeoutError::Timeout) => {
-                    self.kill();
-                    return Err(self.timeout(waiting_for, timeout));
-                }
-                Err(RecvTimeoutError::Disconnected) => return Err(self.disconnected(waiting_for)),
-            }
-        }
-    }
-
-    /// The next output line; `until` `None` waits without limit (a deadline too far to represent).
-    fn next_line(&self, until: Option<Instant>) -> Result<String, RecvTimeoutError> {
-        // A zero wait still returns a line already received: one that came in time but is read late.
-        let wait = until.map_or(Duration::MAX, |until| until.saturating_duration_since(Instant::now()));
-        self.lines.recv_timeout(wait)
-    }
-
-    /// Drops lines received while nothing was asked: they cannot answer the next command.
-    fn discard_stale_lines(&mut self) {
-        while self.lines.try_recv().is_ok() {}
+        self.process.send("isready\n")?;
+        self.process.wait_for("readyok", timeout, |line| Ok(first_word(line) == "readyok"))
     }
 
     /// After `go` timed out: `stop`, then read up to the `bestmove` that ends the search (within
     /// [`STOP_GRACE`]) so that it is not taken for the next move's answer. Kills an engine that
     /// does not answer.
     fn stop_after_timeout(&mut self, deadline: Duration) -> EngineError {
-        let stopped = self.send("stop\n").is_ok() && self.read_to_bestmove(STOP_GRACE);
+        let stopped = self.process.send("stop\n").is_ok() && self.read_to_bestmove(STOP_GRACE);
         if !stopped {
-            self.kill();
+            self.process.kill();
         }
-        self.timeout("bestmove", deadline)
+        self.process.timeout("bestmove", deadline)
     }
 
     /// Whether a `bestmove` line arrives within `grace`; the lines before it are dropped.
     fn read_to_bestmove(&mut self, grace: Duration) -> bool {
         let until = Instant::now().checked_add(grace);
-        while let Ok(line) = self.next_line(until) {
+        while let Ok(line) = self.process.next_line(until) {
             if first_word(&line) == "bestmove" {
                 return true;
             }
         }
         false
     }
-
-    /// Writes `text` (whole lines) in one write: `ChildStdin` is unbuffered, so nothing waits for
-    /// a flush. On failure the engine is useless (its input is closed), so it is killed.
-    fn send(&mut self, text: &str) -> Result<(), EngineError> {
-        let result = match self.stdin.as_mut() {
-            Some(stdin) => stdin.write_all(text.as_bytes()),
-            None => Err(io::Error::new(io::ErrorKind::BrokenPipe, "it has been stopped or has exited")),
-        };
-        result.map_err(|source| {
-            self.kill();
-            EngineError::Write { name: self.name.clone(), source }
-        })
-    }
-
-    /// The engine closed its output: it is useless from now on. Waits briefly for its exit
-    /// status (for the message) and kills it if it is still running.
-    fn disconnected(&mut self, waiting_for: &str) -> EngineError {
-        let status = if self.wait_exit(EXIT_STATUS_WAIT) {
-            self.exit_status.map_or_else(|| "exit status unknown".to_string(), |status| status.to_string())
-        } else {
-            self.kill();
-            "still running".to_string()
-        };
-        EngineError::Disconnected { name: self.name.clone(), waiting_for: waiting_for.to_string(), status }
-    }
-
-    fn timeout(&self, waiting_for: &str, timeout: Duration) -> EngineError {
-        EngineError::Timeout { name: self.name.clone(), waiting_for: waiting_for.to_string(), timeout }
-    }
-
-    fn protocol(&self, message: String) -> EngineError {
-        EngineError::Protocol { name: self.name.clone(), message }
-    }
-
-    /// Whether the child has exited (reaping it if so).
-    fn has_exited(&mut self) -> bool {
-        if self.exit_status.is_some() {
-            return true;
-        }
-        match self.child.try_wait() {
-            Ok(Some(status)) => {
-                self.exit_status = Some(status);
-                true
-            }
-            Ok(None) => false,
-            // It cannot be waited for: it is not ours to run any more.
-            Err(_) => true,
-        }
-    }
-
-    /// Whether the child exits within `grace`.
-    fn wait_exit(&mut self, grace: Duration) -> bool {
-        let until = Instant::now().checked_add(grace);
-        loop {
-            if self.has_exited() {
-                return true;
-            }
-            if until.is_some_and(|until| Instant::now() >= until) {
-                return false;
-            }
-            thread::sleep(EXIT_POLL);
-        }
-    }
-
-    /// Kills and reaps the child (no zombie is left).
-    fn kill(&mut self) {
-        self.stdin = None;
-        if self.has_exited() {
-            return;
-        }
-        // An error means it exited meanwhile; `wait` reaps it either way.
-        let _ = self.child.kill();
-        if let Ok(status) = self.child.wait() {
-            self.exit_status = Some(status);
-        }
-    }
-
-    fn shutdown(&mut self, grace: Duration) {
-        if self.has_exited() {
-            return;
-        }
-        if self.send("quit\n").is_ok() {
-            // End of input too: some engines stop on that rather than on `quit`.
-            self.stdin = None;
-            if self.wait_exit(grace) {
-                return;
-            }
-        }
-        self.kill();
-    }
-}
-
-impl Drop for UciEngine {
-    fn drop(&mut self) {
-        self.shutdown(DROP_GRACE);
-    }
-}
-
-/// Starts the thread that forwards the engine's output lines; it ends at the end of that output
-/// (the engine exited or was killed) or when the engine handle is gone.
-fn spawn_reader(stdout: impl Read + Send + 'static, lines: Sender<String>) -> io::Result<()> {
-    thread::Builder::new().name("uci-reader".to_string()).spawn(move || forward_lines(stdout, &lines))?;
-    Ok(())
-}
-
-/// Sends each line of `output` (trimmed; invalid UTF-8 replaced) until its end or a read error.
-fn forward_lines(output: impl Read, lines: &Sender<String>) {
-    let mut reader = BufReader::new(output);
-    let mut line = Vec::new();
-    loop {
-        let (used, complete) = match reader.fill_buf() {
-            Ok([]) => break,
-            Ok(chunk) => match chunk.iter().position(|&byte| byte == b'\n') {
-                Some(end) => {
-                    line.extend_from_slice(&chunk[..end]);
-                    (end + 1, true)
-                }
-                None => {
-                    line.extend_from_slice(chunk);
-                    (chunk.len(), false)
-                }
-            },
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        };
-        reader.consume(used);
-        if complete || line.len() >= MAX_LINE {
-            if lines.send(decode_line(&line)).is_err() {
-                return;
-            }
-            line.clear();
-        }
-    }
-    if !line.is_empty() {
-        let _ = lines.send(decode_line(&line));
-    }
-}
-
-fn decode_line(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).trim().to_string()
-}
-
-/// See [`EngineSpec`]: relative paths with a directory part are made absolute here, so the
-/// result does not depend on std's platform-specific handling of a relative program together
-/// with `current_dir`.
-fn resolve_command(command: &Path, working_dir: Option<&Path>) -> PathBuf {
-    if command.is_absolute() || command.components().count() <= 1 {
-        return command.to_path_buf();
-    }
-    let relative = working_dir.map_or_else(|| command.to_path_buf(), |dir| dir.join(command));
-    std::path::absolute(&relative).unwrap_or(relative)
-}
-
-/// The first whitespace-separated word of a line ("" for a blank line).
-fn first_word(line: &str) -> &str {
-    line.split_whitespace().next().unwrap_or("")
 }
 
 /// `text` after a leading `keyword` word, or `None` if it does not start with that word.

@@ -1,4 +1,8 @@
 use super::*;
+use crate::play::engine_process::Protocol;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Test files; the one place that says where they are.
@@ -17,6 +21,7 @@ fn fake_spec(mode: &str, log: Option<&Path>) -> EngineSpec {
         args,
         options: Vec::new(),
         working_dir: None,
+        protocol: Protocol::Uci,
     }
 }
 
@@ -174,15 +179,6 @@ fn setoption_checks_names_and_values() {
             Ok(line) => panic!("{name}={value} accepted: {line}"),
         }
     }
-}
-
-#[test]
-fn relative_commands_resolve_against_the_working_dir() {
-    assert_eq!(resolve_command(Path::new("stockfish"), Some(Path::new("/e"))), PathBuf::from("stockfish"));
-    assert_eq!(resolve_command(Path::new("/bin/sf"), Some(Path::new("/e"))), PathBuf::from("/bin/sf"));
-    assert_eq!(resolve_command(Path::new("./sf"), Some(Path::new("/e"))), PathBuf::from("/e/sf"));
-    let resolved = resolve_command(Path::new("bin/sf"), None);
-    assert!(resolved.is_absolute() && resolved.ends_with("bin/sf"), "{}", resolved.display());
 }
 
 // ---- against the fake engines ----
@@ -366,6 +362,7 @@ fn a_missing_program_is_a_spawn_error_naming_it() {
         args: Vec::new(),
         options: Vec::new(),
         working_dir: None,
+        protocol: Protocol::Uci,
     };
     match UciEngine::start(&spec, T) {
         Err(e @ EngineError::Spawn { .. }) => {
@@ -389,7 +386,7 @@ fn the_engine_runs_in_its_working_dir() {
 #[test]
 fn quit_ends_the_process_promptly() {
     let engine = fake("good");
-    let pid = engine.child.id();
+    let pid = engine.process.pid();
     let started = Instant::now();
     engine.quit(T);
     assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
@@ -401,7 +398,7 @@ fn quit_ends_the_process_promptly() {
 fn drop_kills_an_engine_that_ignores_quit() {
     let mut engine = fake("ignore-quit");
     assert!(engine.is_alive());
-    let pid = engine.child.id();
+    let pid = engine.process.pid();
     let started = Instant::now();
     drop(engine);
     assert!(started.elapsed() >= DROP_GRACE, "it was given no time to quit: {:?}", started.elapsed());
@@ -471,6 +468,7 @@ fn stockfish() {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .to_vec(),
         working_dir: None,
+        protocol: Protocol::Uci,
     };
     let mut engine = UciEngine::start(&spec, Duration::from_secs(10)).unwrap_or_else(|e| panic!("{e}"));
     assert!(engine.id_name().is_some_and(|n| n.starts_with("Stockfish")), "{:?}", engine.id_name());
@@ -489,7 +487,7 @@ fn stockfish() {
     assert!(matches!(result, Err(EngineError::Timeout { .. })), "{result:?}");
     let reply = engine.go(startpos(), &[], &GoLimit::Depth(3), long).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(reply.depth, Some(3), "{reply:?}");
-    let pid = engine.child.id();
+    let pid = engine.process.pid();
     engine.quit(Duration::from_secs(2));
     #[cfg(target_os = "linux")]
     assert!(!process_exists(pid));
