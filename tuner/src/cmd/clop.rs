@@ -78,6 +78,12 @@ pub struct ClopLog {
     pub score: f64,
     #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub seconds: f64,
+    /// Games lost so far by a failure (crash, time forfeit, illegal move) of the candidate's side
+    /// (plus, in a duel) and of the other side (minus, or the reference or --opponent).
+    #[serde(default)]
+    pub candidate_failures: u64,
+    #[serde(default)]
+    pub opponent_failures: u64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -106,8 +112,9 @@ pub fn run(args: &ClopArgs) -> Result<()> {
         return problem(args, name);
     }
     let setup = args.common.setup("clop", FitnessKind::Selfplay)?;
+    args.verify.check_setup(&setup)?;
     if !setup.fitness.plays_games() {
-        bail!("CLOP fits game outcomes: use --fitness selfplay or --fitness command (PBIL and SPSA take the Texel loss)");
+        bail!("CLOP fits game outcomes: use --fitness selfplay, command or engine (PBIL and SPSA take the Texel loss)");
     }
     let budget = args.common.games.unwrap_or(2000);
     let state = optimise(args, &setup, budget, None)?;
@@ -123,6 +130,7 @@ pub fn run(args: &ClopArgs) -> Result<()> {
         "losses": state.games.losses,
         "draws": state.games.draws,
         "failed_games": state.games.failed,
+        "failures": state.games.failures_json(),
     });
     println!(
         "estimate: win rate {:.3} [{:.3}, {:.3}] against the start over {} samples",
@@ -188,6 +196,8 @@ fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -
             elo: elo_from_score(estimate.win_rate.clamp(1e-3, 1.0 - 1e-3)),
             score: state.games.score(),
             seconds: started.elapsed().as_secs_f64(),
+            candidate_failures: state.games.failures[0].total(),
+            opponent_failures: state.games.failures[1].total(),
         });
         bar.set_position(games_done(&state));
         bar.set_message(format!(

@@ -72,6 +72,12 @@ pub struct SpsaLog {
     pub valid_loss: f64,
     #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub seconds: f64,
+    /// Games lost so far by a failure (crash, time forfeit, illegal move) of the candidate's side
+    /// (plus, in a duel) and of the other side (minus, or the reference or --opponent).
+    #[serde(default)]
+    pub candidate_failures: u64,
+    #[serde(default)]
+    pub opponent_failures: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -90,6 +96,7 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         bail!("--r-end and --c-end must be positive");
     }
     let mut setup = args.common.setup("spsa", FitnessKind::Selfplay)?;
+    args.verify.check_setup(&setup)?;
     for d in &mut setup.space.dims {
         d.r_end = args.r_end.unwrap_or(d.r_end);
         d.c_end = args.c_end.unwrap_or(d.c_end);
@@ -114,6 +121,7 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         "plus_losses": state.games.losses,
         "draws": state.games.draws,
         "failed_games": state.games.failed,
+        "failures": state.games.failures_json(),
         "theta": state.spsa.values(),
     });
     if let Some(exact) = setup.fitness.exact() {
@@ -213,6 +221,8 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
             loss,
             valid_loss,
             seconds: started.elapsed().as_secs_f64(),
+            candidate_failures: state.games.failures[0].total(),
+            opponent_failures: state.games.failures[1].total(),
         });
         bar.set_position(state.spsa.iteration);
         bar.set_message(if loss.is_nan() {

@@ -5,7 +5,8 @@
 //!
 //! Layout, from one move up to a run:
 //! - `limit.rs` (nodes, depth or clock per move), `player.rs` (what the game loop asks of a player),
-//!   `inprocess.rs` (our engine as a library), `uci_engine.rs` + `external.rs` (a UCI binary);
+//!   `inprocess.rs` (our engine as a library), `uci_engine.rs` + `external.rs` (a UCI binary),
+//!   `uci_option.rs` (its declared options and the `setoption` lines checked against them);
 //! - `game.rs` (one game: rules, clocks, adjudication, the record), `pgn_out.rs` (the record as PGN);
 //! - `book.rs` (openings), `runner.rs` (game pairs over worker threads), `stats.rs` (Elo, LOS,
 //!   pentanomial, SPRT), `tally.rs` (a run's results), `output.rs` (a run's games.pgn);
@@ -32,3 +33,4 @@ pub mod runner;
 pub mod stats;
 pub mod tally;
 pub mod uci_engine;
+pub mod uci_option;
