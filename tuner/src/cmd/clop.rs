@@ -265,6 +265,40 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// The fake engine's chance of playing well peaks at Knob = 30 (fitness/testdata/knob_engine.py).
+    #[test]
+    fn clop_over_a_uci_engine_finds_the_peak_of_its_option() {
+        use crate::fitness::engine::tests::{knight_book, knob_engine};
+        let dir = crate::dataset::testutil::TempDir::new("clop-engine");
+        let engine = knob_engine(&dir, "play");
+        let space = dir.path("space.txt");
+        std::fs::write(&space, "Knob, int, -60, -100, 100, 10, 0.002\n").unwrap();
+        let (engine, space, book) = (engine.display().to_string(), space.display(), knight_book());
+        let (space, book) = (space.to_string(), book.display().to_string());
+        let a: ClopArgs = tuner_args(
+            &dir.path("run"),
+            &[
+                "--fitness",
+                "engine",
+                "--engine",
+                &engine,
+                "--space",
+                &space,
+                "--book",
+                &book,
+                "--nodes",
+                "10",
+                "--concurrency",
+                "2",
+            ],
+        );
+        let setup = a.common.setup("clop", FitnessKind::Selfplay).unwrap();
+        let state = optimise(&a, &setup, 300, None).unwrap();
+        assert_eq!(state.games.played(), 300, "one pair per sample");
+        let x = setup.space.unit_to_values(&state.clop.estimate().mean)[0];
+        assert!((x - 30.0).abs() < 40.0, "estimate {x}, from -60");
+    }
+
     #[test]
     fn the_texel_loss_is_refused_and_problems_are_named() {
         let dir = std::env::temp_dir().join(format!("whetstone-clop-texel-{}", std::process::id()));

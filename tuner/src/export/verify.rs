@@ -347,6 +347,7 @@ pub(crate) mod tests {
             frozen: Vec::new(),
             games: 0,
             measured: serde_json::json!({}),
+            space_moved: false,
         }
     }
 

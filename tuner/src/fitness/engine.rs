@@ -478,4 +478,4 @@ impl GameFitness for EngineFitness {
 
 #[cfg(test)]
 #[path = "engine_tests.rs"]
-mod tests;
+pub(crate) mod tests;
