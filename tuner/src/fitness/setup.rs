@@ -136,12 +136,15 @@ impl TuneArgs {
         if kind != FitnessKind::Engine && self.engine.given() {
             bail!("--engine, --engine-option, --opponent and --opponent-option belong to --fitness engine");
         }
-        let eval = EvalParamSet::load(&self.params)?;
+        // A --space run tunes another program's values: our params files play no part (and need
+        // not be where the default --params points, when it runs outside the repository).
+        let space_run = matches!(kind, FitnessKind::Command | FitnessKind::Engine);
+        let eval = if space_run { EvalParamSet::baked() } else { EvalParamSet::load(&self.params)? };
         let search = match &self.search_params {
-            Some(path) => SearchParamSet::load(path)?,
-            None => SearchParamSet::baked(),
+            Some(path) if !space_run => SearchParamSet::load(path)?,
+            _ => SearchParamSet::baked(),
         };
-        let (mut space, from_params) = if matches!(kind, FitnessKind::Command | FitnessKind::Engine) {
+        let (mut space, from_params) = if space_run {
             let Some(path) = &self.space else {
                 let name = if kind == FitnessKind::Command { "command" } else { "engine" };
                 bail!("--fitness {name} needs --space FILE (OpenBench SPSA lines)")
