@@ -183,9 +183,8 @@ pub fn record_identity(run: &RunDir, identity: &RunIdentity) -> Result<()> {
 /// that none is also fixed by the spec's own options); the error names every problem.
 pub fn check_engine(spec: &EngineSpec, space: &Space, timeout: Duration) -> Result<()> {
     let what = format!("--engine {}", spec.command.display());
-    let engine = UciEngine::start(spec, timeout).with_context(|| {
-        format!("{what}: it must start and answer `uci` with `uciok` and `isready` with `readyok`")
-    })?;
+    let engine = UciEngine::start(spec, timeout)
+        .with_context(|| format!("{what}: starting it and reading its options (`uci` ... `uciok`)"))?;
     let declared = engine.declared_options().to_vec();
     engine.quit(Duration::from_secs(1));
     let mut problems: Vec<String> = space.dims.iter().filter_map(|d| check_dim(&declared, d).err()).collect();
