@@ -78,6 +78,12 @@ pub struct ClopLog {
     pub score: f64,
     #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub seconds: f64,
+    /// Games lost so far by a failure (crash, time forfeit, illegal move) of the candidate's side
+    /// (plus, in a duel) and of the other side (minus, or the reference or --opponent).
+    #[serde(default)]
+    pub candidate_failures: u64,
+    #[serde(default)]
+    pub opponent_failures: u64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -106,8 +112,9 @@ pub fn run(args: &ClopArgs) -> Result<()> {
         return problem(args, name);
     }
     let setup = args.common.setup("clop", FitnessKind::Selfplay)?;
+    args.verify.check_setup(&setup)?;
     if !setup.fitness.plays_games() {
-        bail!("CLOP fits game outcomes: use --fitness selfplay or --fitness command (PBIL and SPSA take the Texel loss)");
+        bail!("CLOP fits game outcomes: use --fitness selfplay, command or engine (PBIL and SPSA take the Texel loss)");
     }
     let budget = args.common.games.unwrap_or(2000);
     let state = optimise(args, &setup, budget, None)?;
@@ -123,6 +130,7 @@ pub fn run(args: &ClopArgs) -> Result<()> {
         "losses": state.games.losses,
         "draws": state.games.draws,
         "failed_games": state.games.failed,
+        "failures": state.games.failures_json(),
     });
     println!(
         "estimate: win rate {:.3} [{:.3}, {:.3}] against the start over {} samples",
@@ -188,6 +196,8 @@ fn optimise(args: &ClopArgs, setup: &Setup, budget: u64, halt_at: Option<u64>) -
             elo: elo_from_score(estimate.win_rate.clamp(1e-3, 1.0 - 1e-3)),
             score: state.games.score(),
             seconds: started.elapsed().as_secs_f64(),
+            candidate_failures: state.games.failures[0].total(),
+            opponent_failures: state.games.failures[1].total(),
         });
         bar.set_position(games_done(&state));
         bar.set_message(format!(
@@ -253,6 +263,40 @@ mod tests {
         let trajectory = |d: &str| std::fs::read_to_string(dir.join(d).join("run/trajectory.csv")).unwrap();
         assert_eq!(trajectory("a"), trajectory("b"));
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The fake engine's chance of playing well peaks at Knob = 30 (fitness/testdata/knob_engine.py).
+    #[test]
+    fn clop_over_a_uci_engine_finds_the_peak_of_its_option() {
+        use crate::fitness::engine::tests::{knight_book, knob_engine};
+        let dir = crate::dataset::testutil::TempDir::new("clop-engine");
+        let engine = knob_engine(&dir, "play");
+        let space = dir.path("space.txt");
+        std::fs::write(&space, "Knob, int, -60, -100, 100, 10, 0.002\n").unwrap();
+        let (engine, space, book) = (engine.display().to_string(), space.display(), knight_book());
+        let (space, book) = (space.to_string(), book.display().to_string());
+        let a: ClopArgs = tuner_args(
+            &dir.path("run"),
+            &[
+                "--fitness",
+                "engine",
+                "--engine",
+                &engine,
+                "--space",
+                &space,
+                "--book",
+                &book,
+                "--nodes",
+                "10",
+                "--concurrency",
+                "2",
+            ],
+        );
+        let setup = a.common.setup("clop", FitnessKind::Selfplay).unwrap();
+        let state = optimise(&a, &setup, 300, None).unwrap();
+        assert_eq!(state.games.played(), 300, "one pair per sample");
+        let x = setup.space.unit_to_values(&state.clop.estimate().mean)[0];
+        assert!((x - 30.0).abs() < 40.0, "estimate {x}, from -60");
     }
 
     #[test]

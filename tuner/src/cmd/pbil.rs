@@ -101,6 +101,12 @@ pub struct PbilLog {
     pub games: u64,
     #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub seconds: f64,
+    /// Games lost so far by a failure (crash, time forfeit, illegal move) of the candidate's side
+    /// (plus, in a duel) and of the other side (minus, or the reference or --opponent).
+    #[serde(default)]
+    pub candidate_failures: u64,
+    #[serde(default)]
+    pub opponent_failures: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -131,6 +137,7 @@ impl PbilArgs {
 pub fn run(args: &PbilArgs) -> Result<()> {
     args.verify.check()?;
     let setup = args.common.setup("pbil", FitnessKind::Texel)?;
+    args.verify.check_setup(&setup)?;
     let fitness = &setup.fitness;
     let generations = match (args.generations, args.common.games) {
         (Some(g), _) => g,
@@ -162,6 +169,7 @@ pub fn run(args: &PbilArgs) -> Result<()> {
     };
     if fitness.plays_games() {
         extra["failed_games"] = state.games.failed.into();
+        extra["failures"] = state.games.failures_json();
     }
     setup.run.write_meta("pbil", args, args.common.resume, Some(extra.clone()))?;
     crate::export::finish_tuning(&setup, &args.common, &args.verify, &values, state.games.played(), extra)
@@ -227,6 +235,8 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
             recentred: 0,
             games: 0,
             seconds: 0.0,
+            candidate_failures: 0,
+            opponent_failures: 0,
         };
         let seed = step_seed(args.common.play.seed ^ 0x5eed, state.generation as u64);
         let scored = fitness
@@ -269,6 +279,8 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
         entry.entropy = state.pbil.entropy();
         entry.games = state.games.played();
         entry.seconds = started.elapsed().as_secs_f64();
+        entry.candidate_failures = state.games.failures[0].total();
+        entry.opponent_failures = state.games.failures[1].total();
         state.converged = entry.entropy < args.converged;
         let current = state.best.as_ref().map(|(x, _)| x.clone()).unwrap_or_else(|| state.pbil.estimate());
         bar.set_message(if fitness.plays_games() {

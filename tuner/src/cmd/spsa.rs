@@ -75,6 +75,12 @@ pub struct SpsaLog {
     pub valid_loss: f64,
     #[serde(deserialize_with = "crate::run::nan_if_null")]
     pub seconds: f64,
+    /// Games lost so far by a failure (crash, time forfeit, illegal move) of the candidate's side
+    /// (plus, in a duel) and of the other side (minus, or the reference or --opponent).
+    #[serde(default)]
+    pub candidate_failures: u64,
+    #[serde(default)]
+    pub opponent_failures: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -93,6 +99,7 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         bail!("--r-end and --c-end must be positive");
     }
     let mut setup = args.common.setup("spsa", FitnessKind::Selfplay)?;
+    args.verify.check_setup(&setup)?;
     for d in &mut setup.space.dims {
         d.r_end = args.r_end.unwrap_or(d.r_end);
         d.c_end = args.c_end.unwrap_or(d.c_end);
@@ -117,6 +124,7 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         "plus_losses": state.games.losses,
         "draws": state.games.draws,
         "failed_games": state.games.failed,
+        "failures": state.games.failures_json(),
         "theta": state.spsa.values(),
     });
     if let Some(exact) = setup.fitness.exact() {
@@ -156,6 +164,7 @@ fn import(args: &SpsaArgs, path: &std::path::Path) -> Result<()> {
         values: done.values.clone(),
         frozen: Vec::new(),
         games: 0,
+        space_moved: false,
         measured,
     };
     let written = crate::export::finish_run(&run, &found)?;
@@ -232,6 +241,8 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
             loss,
             valid_loss,
             seconds: started.elapsed().as_secs_f64(),
+            candidate_failures: state.games.failures[0].total(),
+            opponent_failures: state.games.failures[1].total(),
         });
         bar.set_position(state.spsa.iteration);
         bar.set_message(if loss.is_nan() {
@@ -285,6 +296,64 @@ mod tests {
         let dim = setup.space.names().iter().position(|n| n == "tempo_mg").unwrap();
         assert_eq!(tuned.values()[tempo] as f64, setup.space.playable(straight.spsa.values())[dim]);
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The fake engine's chance of playing well peaks at Knob = 30 (fitness/testdata/knob_engine.py).
+    #[test]
+    fn spsa_over_a_uci_engine_moves_its_option_toward_the_peak_and_resumes_exactly() {
+        use crate::fitness::engine::tests::{knight_book, knob_engine};
+        let dir = crate::dataset::testutil::TempDir::new("spsa-engine");
+        let engine = knob_engine(&dir, "play");
+        let space = dir.path("space.txt");
+        std::fs::write(&space, "Knob, int, -60, -100, 100, 10, 0.1\n").unwrap();
+        let (engine, space, book) = (engine.display().to_string(), space.display(), knight_book());
+        let (space, book) = (space.to_string(), book.display().to_string());
+        let common = [
+            "--fitness",
+            "engine",
+            "--engine",
+            &engine,
+            "--space",
+            &space,
+            "--book",
+            &book,
+            "--nodes",
+            "10",
+            "--concurrency",
+            "2",
+            "--batch",
+            "4",
+            "--iterations",
+            "200",
+        ];
+        let straight_dir = dir.path("a");
+        run(&args(&straight_dir, &common)).unwrap();
+        let result: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(straight_dir.join("result.json")).unwrap())
+                .unwrap();
+        let knob = result["values"]["Knob"].as_f64().unwrap();
+        assert!(knob > -20.0, "from -60 toward 30: {result}");
+        assert_eq!(result["games"], 400);
+        assert_eq!(result["failures"]["candidate"]["crashes"], 0);
+        let openbench = std::fs::read_to_string(straight_dir.join("openbench.txt")).unwrap();
+        assert_eq!(openbench, format!("Knob, int, {knob}, -100, 100, 10, 0.1\n"));
+        assert!(std::fs::read_to_string(straight_dir.join("log.csv"))
+            .unwrap()
+            .contains("candidate_failures"));
+        // Killed half-way and resumed: the same run.
+        let b = args(&dir.path("b"), &common);
+        let setup = b.common.setup("spsa", FitnessKind::Selfplay).unwrap();
+        optimise(&b, &setup, 200, Some(100)).unwrap();
+        drop(setup);
+        let resumed_args = args(&dir.path("b"), &[&common[..], &["--resume"]].concat());
+        let setup = resumed_args.common.setup("spsa", FitnessKind::Selfplay).unwrap();
+        let resumed = optimise(&resumed_args, &setup, 200, None).unwrap();
+        let straight: State = RunDir::create(&straight_dir).unwrap().load_checkpoint().unwrap();
+        assert_eq!((&straight.spsa, &straight.games), (&resumed.spsa, &resumed.games));
+        // Resuming with another space is refused before any game.
+        std::fs::write(dir.path("space.txt"), "Knob, int, -50, -100, 100, 10, 0.1\n").unwrap();
+        let e = format!("{:#}", resumed_args.common.setup("spsa", FitnessKind::Selfplay).err().unwrap());
+        assert!(e.contains("--space: was"), "{e}");
     }
 
     #[test]

@@ -427,6 +427,7 @@ fn finish(
         frozen: frozen.iter().map(|f| f.to_string()).collect(),
         games: 0,
         measured,
+        space_moved: false,
     };
     let written = finish_run(&run, &found)?;
     println!(

@@ -57,6 +57,9 @@ pub struct Found {
     pub games: u64,
     /// What the tuner measured (losses, win rates, steps), added to result.json.
     pub measured: serde_json::Value,
+    /// A `--space` run (values of no params set: a command's, an engine's options): whether any
+    /// value, as played, left its start.
+    pub space_moved: bool,
 }
 
 impl Found {
@@ -72,6 +75,7 @@ impl Found {
         };
         let (mut eval, mut search) = (setup.eval.clone(), setup.search.clone());
         setup.space.apply(&playable, &mut eval, &mut search);
+        let space_moved = !setup.from_params && playable != setup.space.playable(&setup.space.starts());
         Found {
             start_eval: setup.eval.clone(),
             start_search: setup.search.clone(),
@@ -81,12 +85,14 @@ impl Found {
             frozen: setup.frozen.clone(),
             games,
             measured,
+            space_moved,
         }
     }
 
-    /// Whether the tuned sets differ from the start anywhere.
+    /// Whether the tuned values differ from the start anywhere.
     pub fn changed(&self) -> bool {
-        self.eval.as_ref().is_some_and(|e| e.values() != self.start_eval.values())
+        self.space_moved
+            || self.eval.as_ref().is_some_and(|e| e.values() != self.start_eval.values())
             || self.search.as_ref().is_some_and(|s| s.values() != self.start_search.values())
     }
 }
@@ -214,6 +220,7 @@ mod tests {
             frozen: vec!["pst_pawn_a2_mg".into()],
             games: 0,
             measured: serde_json::json!({ "k": 1.5 }),
+            space_moved: false,
         };
         assert!(!found.changed(), "the start itself changed nothing");
         let written = finish_run(&run, &found).unwrap();

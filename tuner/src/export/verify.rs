@@ -177,6 +177,22 @@ impl VerifyArgs {
     }
 }
 
+impl VerifyArgs {
+    /// Checked once the set-up is made, before the run: a verification plays our engine in
+    /// process, so the run must tune values of our params files, not a `--space` of another
+    /// program's (whose result `tune match` measures: see docs/tuning.md).
+    pub fn check_setup(&self, setup: &crate::fitness::setup::Setup) -> Result<()> {
+        if self.verify && !setup.from_params {
+            bail!(
+                "--verify plays the tuned values of our params files in process; a --space run (--fitness \
+                 command or engine) has none: measure its result with tune match (for an engine: \
+                 --engine-option Name=Value for each tuned value against --opponent-option Name=start)"
+            );
+        }
+        Ok(())
+    }
+}
+
 /// Plays the tuned values of `found` against its start into `run`'s `verify/` folder (continuing
 /// its journal when `resume`), with the book, adjudication, hash and threads of `play`.
 pub fn verify(
@@ -331,6 +347,7 @@ pub(crate) mod tests {
             frozen: Vec::new(),
             games: 0,
             measured: serde_json::json!({}),
+            space_moved: false,
         }
     }
 

@@ -69,6 +69,12 @@ impl<G: GameFitness> Fitness for G {
                     losses: plus.losses + minus.wins,
                     draws: plus.draws + minus.draws,
                     failed: plus.failed + minus.failed,
+                    // Both candidates' failures on the candidate side, the reference's on the other.
+                    failures: [0, 1].map(|side| {
+                        let mut sum = plus.failures[side];
+                        sum.add(&minus.failures[side]);
+                        sum
+                    }),
                 };
                 Compared { result: net(&plus) - net(&minus), games }
             })

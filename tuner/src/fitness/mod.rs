@@ -1,7 +1,8 @@
 //! Fitness sources of the black-box tuners, one file each: the Texel loss over a dataset
 //! (`texel.rs`), games of our engine in this process (`selfplay.rs`), any program following
-//! CLOP's connection-script contract (`command.rs`), and a ranking by a tournament among the
-//! candidates themselves (`tournament.rs`, over any game source that can duel).
+//! CLOP's connection-script contract (`command.rs`), games of any UCI engine with candidate
+//! values of its options (`engine.rs`), and a ranking by a tournament among the candidates
+//! themselves (`tournament.rs`, over any game source that can duel).
 //!
 //! # The seam
 //! A tuner never asks which fitness it has. It asks one of three questions of the [`Fitness`]
@@ -23,6 +24,7 @@
 //! error the command raises before its first step, from [`Fitness::plays_games`].
 
 pub mod command;
+pub mod engine;
 pub mod games;
 pub mod selfplay;
 pub mod setup;
@@ -35,6 +37,7 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use crate::play::stats::{GameScore, Wld};
+use crate::play::tally::Failures;
 
 /// Games from the candidate's side, and games that could not be played (a command that failed
 /// every retry): those are reported, never counted as a result.
@@ -44,6 +47,13 @@ pub struct Games {
     pub losses: u64,
     pub draws: u64,
     pub failed: u64,
+    /// Games lost by a failure (crash, time forfeit, illegal move) of [the candidate's side, the
+    /// other side (the reference, or the other candidate of a duel)]. Such a game is played and
+    /// scored as a loss of the side that failed, as cutechess scores it, so these are already
+    /// in the wins and losses; they are counted to be reported. (A checkpoint written before
+    /// they were counted reads them as zero.)
+    #[serde(default)]
+    pub failures: [Failures; 2],
 }
 
 impl Games {
@@ -78,6 +88,15 @@ impl Games {
         self.losses += other.losses;
         self.draws += other.draws;
         self.failed += other.failed;
+        for (mine, theirs) in self.failures.iter_mut().zip(&other.failures) {
+            mine.add(theirs);
+        }
+    }
+
+    /// The failures for result.json: `{"candidate": {"crashes": .., "time_losses": ..,
+    /// "illegal_moves": ..}, "opponent": {..}}`.
+    pub fn failures_json(&self) -> serde_json::Value {
+        serde_json::json!({ "candidate": self.failures[0], "opponent": self.failures[1] })
     }
 
     /// Each game played, wins first: the outcomes CLOP records one by one.

@@ -1,7 +1,8 @@
 //! What the black-box tuners (`tune pbil`, `clop`, `spsa`) share before their first step: the
 //! options that choose what to tune (a params file and search constants chosen by glob, or an
-//! OpenBench space file) and where scores come from (Texel loss, self-play games, a command), and
-//! the set-up built from them, with every error raised before anything runs.
+//! OpenBench space file) and where scores come from (Texel loss, self-play games, a command, a UCI
+//! engine's options), and the set-up built from them, with every error raised before anything
+//! runs.
 
 use std::path::{Path, PathBuf};
 
@@ -9,6 +10,7 @@ use anyhow::{bail, Context, Result};
 use whetstone::params::{EvalParamSet, SearchParamSet};
 
 use crate::fitness::command::CommandFitness;
+use crate::fitness::engine::{self, EngineFitnessArgs};
 use crate::fitness::selfplay::SelfPlay;
 use crate::fitness::texel::TexelFitness;
 use crate::fitness::tournament::Tournament;
@@ -36,6 +38,9 @@ pub enum FitnessKind {
     /// PBIL only: each generation's individuals play each other in a small tournament (random
     /// pairings, a game pair each, as iCE and Maverick tuned), self-play at --nodes/--tc.
     Tournament,
+    /// Games of a UCI engine (--engine) with the options named by --space set to the candidate's
+    /// values, against itself at the space's defaults or --opponent, at --tc, --nodes or --depth.
+    Engine,
 }
 
 /// Options every black-box tuner shares.
@@ -89,8 +94,9 @@ pub struct TuneArgs {
     /// must print W, L or D (the tuned side's result) on its last line.
     #[arg(long, value_name = "'PROGRAM ARGS...'")]
     pub command: Option<String>,
-    /// --fitness command: the parameters, in OpenBench's SPSA input format, one per line:
-    /// `name, int|float, default, min, max, c_end, r_end`.
+    /// --fitness command or engine: the parameters, in OpenBench's SPSA input format, one per
+    /// line: `name, int|float, default, min, max, c_end, r_end` (for an engine, each name one of
+    /// its UCI options).
     #[arg(long, value_name = "FILE")]
     pub space: Option<PathBuf>,
     /// --fitness command: further attempts at a game whose command failed; a game that fails
@@ -106,7 +112,12 @@ pub struct TuneArgs {
     /// Continue the run in --out from its checkpoint.
     #[arg(long)]
     pub resume: bool,
-    /// Game options (self-play fitness) and --concurrency, --seed, --quiet for every fitness.
+    /// --fitness engine: the engine, its opponent and their options.
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub engine: EngineFitnessArgs,
+    /// Game options (self-play and engine fitnesses) and --concurrency, --seed, --quiet for every
+    /// fitness.
     #[command(flatten)]
     pub play: PlayArgs,
 }
@@ -144,14 +155,21 @@ impl TuneArgs {
         if kind == FitnessKind::Texel {
             crate::dataset::check_files("--data", &self.data)?;
         }
-        let eval = EvalParamSet::load(&self.params)?;
+        if kind != FitnessKind::Engine && self.engine.given() {
+            bail!("--engine, --engine-option, --opponent and --opponent-option belong to --fitness engine");
+        }
+        // A --space run tunes another program's values: our params files play no part (and need
+        // not be where the default --params points, when it runs outside the repository).
+        let space_run = matches!(kind, FitnessKind::Command | FitnessKind::Engine);
+        let eval = if space_run { EvalParamSet::baked() } else { EvalParamSet::load(&self.params)? };
         let search = match &self.search_params {
-            Some(path) => SearchParamSet::load(path)?,
-            None => SearchParamSet::baked(),
+            Some(path) if !space_run => SearchParamSet::load(path)?,
+            _ => SearchParamSet::baked(),
         };
-        let (mut space, from_params) = if kind == FitnessKind::Command {
+        let (mut space, from_params) = if space_run {
             let Some(path) = &self.space else {
-                bail!("--fitness command needs --space FILE (OpenBench SPSA lines)")
+                let name = if kind == FitnessKind::Command { "command" } else { "engine" };
+                bail!("--fitness {name} needs --space FILE (OpenBench SPSA lines)")
             };
             let text =
                 std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
@@ -197,6 +215,20 @@ impl TuneArgs {
                     bail!("--fitness command needs --command 'PROGRAM ARGS...'")
                 };
                 Box::new(CommandFitness::new(command, space.clone(), self.play.concurrency(), self.retries)?)
+            }
+            FitnessKind::Engine => {
+                let space_file = self.space.as_deref().expect("checked with the space above");
+                let out = self.out(tool);
+                if self.resume {
+                    let identity = self.engine.identity(space_file, self.radius, &self.play)?;
+                    engine::check_identity(&out, &identity, true)?;
+                }
+                let fitness = self.engine.fitness(&space, &self.play, Some(out.join(engine::FAILURE_LOG)))?;
+                if !self.resume {
+                    let identity = self.engine.identity(space_file, self.radius, &self.play)?;
+                    engine::record_identity(&RunDir::create(&out)?, &identity)?;
+                }
+                Box::new(fitness)
             }
         };
         let run = RunDir::create(&self.out(tool))?;

@@ -224,9 +224,11 @@ pub fn parse_line(line: &str) -> Result<Dim> {
             fields.len()
         );
     }
+    // Inner spaces are kept: a UCI option's name may have them (`King Safety`), and the name is
+    // passed as one word to a command and as the option's name to an engine.
     let name = fields[0];
-    if name.is_empty() || name.chars().any(char::is_whitespace) {
-        bail!("the name must be one word");
+    if name.is_empty() {
+        bail!("the name is empty");
     }
     let integer = match fields[1].to_ascii_lowercase().as_str() {
         "int" => true,
@@ -267,6 +269,8 @@ mod tests {
         assert_eq!(space.len(), 2);
         assert!(space.dims[0].integer && !space.dims[1].integer);
         assert_eq!(space.dims[1].start, 0.75);
+        let spaced = Space::parse_openbench("King Safety, int, 100, 0, 400, 20, 0.002\n", "s").unwrap();
+        assert_eq!(spaced.dims[0].name, "King Safety");
         let again = Space::parse_openbench(&space.to_openbench(&space.starts()), "x").unwrap();
         assert_eq!(again, space);
         for (bad, expect) in [
@@ -277,6 +281,7 @@ mod tests {
             ("a, int, 3, 6, 1, 1, 0.002\n", "not below"),
             ("a, int, 3, 1, 6, 1, 0.002\na, int, 3, 1, 6, 1, 0.002\n", "twice"),
             ("# nothing\n", "no parameters"),
+            (" , int, 3, 1, 6, 1, 0.002\n", "name is empty"),
         ] {
             let err = format!("{:#}", Space::parse_openbench(bad, "spsa.txt").unwrap_err());
             assert!(err.contains(expect), "{bad:?}: {err}");

@@ -29,6 +29,30 @@ impl External {
         Ok(External { spec, engine: Some(engine), start_timeout })
     }
 
+    /// Sets options between games (a tuner's candidate values): each `(name, value)` that differs
+    /// from what the engine has is sent as `setoption` to the running engine and kept for a
+    /// restart after a crash. A name or value its declarations rule out is an error naming it
+    /// (nothing is sent); an engine that died meanwhile is restarted, with these values, by the
+    /// next game's [`Player::new_game`].
+    pub fn set_options(&mut self, options: &[(String, String)]) -> Result<()> {
+        for (name, value) in options {
+            let same_name = |(n, _): &&mut (String, String)| n.eq_ignore_ascii_case(name);
+            match self.spec.options.iter_mut().find(same_name) {
+                Some((_, old)) if old == value => continue,
+                Some((_, old)) => *old = value.clone(),
+                None => self.spec.options.push((name.clone(), value.clone())),
+            }
+            let Some(engine) = self.engine.as_mut() else { continue };
+            match engine.set_option(name, value) {
+                Ok(()) => {}
+                Err(error @ EngineError::Protocol { .. }) => return Err(error.into()),
+                // Its input is closed: it is not running any more.
+                Err(_) => self.engine = None,
+            }
+        }
+        Ok(())
+    }
+
     fn failure(&mut self, error: EngineError) -> PlayerFailure {
         let kind = match error {
             EngineError::Timeout { .. } => FailureKind::TimeLoss,

@@ -6,8 +6,9 @@
 //! Layout, from one move up to a run:
 //! - `limit.rs` (nodes, depth or clock per move), `player.rs` (what the game loop asks of a player),
 //!   `inprocess.rs` (our engine as a library), `engine_process.rs` (an engine binary's process),
-//!   `uci_engine.rs` + `external.rs` (a UCI binary), `xboard_text.rs` + `xboard_engine.rs` +
-//!   `xboard.rs` (an xboard binary);
+//!   `uci_engine.rs` + `external.rs` (a UCI binary), `uci_option.rs` (its declared options and the
+//!   `setoption` lines checked against them), `xboard_text.rs` + `xboard_engine.rs` + `xboard.rs`
+//!   (an xboard binary);
 //! - `game.rs` (one game: rules, clocks, adjudication, the record), `pgn_out.rs` (the record as PGN);
 //! - `book.rs` (openings), `runner.rs` (game pairs over worker threads), `stats.rs` (Elo, LOS,
 //!   pentanomial, SPRT), `tally.rs` (a run's results), `output.rs` (a run's games.pgn);
@@ -35,6 +36,7 @@ pub mod runner;
 pub mod stats;
 pub mod tally;
 pub mod uci_engine;
+pub mod uci_option;
 pub mod xboard;
 pub mod xboard_engine;
 pub mod xboard_text;

@@ -15,7 +15,7 @@ use super::stats::{
 };
 
 /// Crashes (or disconnects), flag falls and illegal moves of one side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Failures {
     pub crashes: u64,
     pub time_losses: u64,

@@ -19,6 +19,7 @@ use super::engine_process::{first_word, EngineError, EngineProcess, EngineSpec};
 
 #[cfg(test)]
 use super::engine_process::DROP_GRACE;
+use super::uci_option::{parse_option, setoption_command, UciOption};
 
 /// How long an engine may take to answer `stop` after a time-out before it is killed.
 const STOP_GRACE: Duration = Duration::from_secs(1);
@@ -71,7 +72,8 @@ pub enum EngineScore {
 pub struct UciEngine {
     process: EngineProcess,
     id_name: Option<String>,
-    options: Vec<String>,
+    /// The options the engine declared after `uci`, in its order.
+    options: Vec<UciOption>,
 }
 
 impl UciEngine {
@@ -99,10 +101,20 @@ impl UciEngine {
         self.id_name.as_deref()
     }
 
-    /// The names of the options the engine declared, as it spelled them.
-    #[allow(dead_code, reason = "API for the game loop; parts a binary does not call would warn")]
-    pub fn declared_options(&self) -> &[String] {
+    /// The options the engine declared (name as it spelled it, type, default, bounds), in its
+    /// order.
+    pub fn declared_options(&self) -> &[UciOption] {
         &self.options
+    }
+
+    /// Sends `setoption name <name> value <value>` to the idle engine, checked against its
+    /// declarations as at start-up (an undeclared option or a value its declaration rules out is
+    /// an [`EngineError::Protocol`] naming it, and nothing is sent). The engine takes it before
+    /// the next command that waits for it (`isready`, as [`UciEngine::new_game`] sends).
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let command = setoption_command(&self.options, name, value)
+            .map_err(|message| self.process.protocol(message))?;
+        self.process.send(&command)
     }
 
     /// `ucinewgame` then `isready`/`readyok`. An engine that does not answer in `timeout` is
@@ -177,11 +189,9 @@ impl UciEngine {
             Ok(false)
         })?;
         self.id_name = id_name;
-        self.options = declared.iter().map(|option| option.name.clone()).collect();
+        self.options = declared;
         for (name, value) in &spec.options {
-            let command = setoption_command(&declared, name, value)
-                .map_err(|message| self.process.protocol(message))?;
-            self.process.send(&command)?;
+            self.set_option(name, value)?;
         }
         self.sync(timeout)
     }
@@ -227,135 +237,6 @@ fn parse_id_name(line: &str) -> Option<String> {
     (!name.is_empty()).then(|| name.to_string())
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum OptionKind {
-    Check,
-    Spin,
-    Combo,
-    Button,
-    /// `string`, or a type this code does not know: any value is passed through.
-    Text,
-}
-
-/// An `option name ... type ...` declaration, as far as checking values needs it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct DeclaredOption {
-    name: String,
-    kind: OptionKind,
-    min: Option<i64>,
-    max: Option<i64>,
-    vars: Vec<String>,
-}
-
-/// Parses `option name <name> type <t> [default <x>] [min <x>] [max <x>] [var <x>]*`. Multi-word
-/// names and values are kept with single spaces. `None` for a line without a name.
-fn parse_option(line: &str) -> Option<DeclaredOption> {
-    #[derive(PartialEq)]
-    enum Field {
-        None,
-        Name,
-        Type,
-        Default,
-        Min,
-        Max,
-        Var,
-    }
-    let mut words = line.split_whitespace();
-    if words.next() != Some("option") {
-        return None;
-    }
-    let (mut name, mut kind, mut min, mut max) = (Vec::new(), "", "", "");
-    let mut vars: Vec<Vec<&str>> = Vec::new();
-    let mut field = Field::None;
-    for word in words {
-        // Inside the name only `type` ends it: names may contain other keywords' words.
-        let keyword = match (word, &field) {
-            ("name", Field::None) => Some(Field::Name),
-            ("type", _) if kind.is_empty() => Some(Field::Type),
-            (_, Field::Name) => None,
-            ("default", _) => Some(Field::Default),
-            ("min", _) => Some(Field::Min),
-            ("max", _) => Some(Field::Max),
-            ("var", _) => Some(Field::Var),
-            _ => None,
-        };
-        match keyword {
-            Some(Field::Var) => {
-                vars.push(Vec::new());
-                field = Field::Var;
-            }
-            Some(next) => field = next,
-            None => match field {
-                Field::Name => name.push(word),
-                Field::Type if kind.is_empty() => kind = word,
-                Field::Min if min.is_empty() => min = word,
-                Field::Max if max.is_empty() => max = word,
-                Field::Var => {
-                    if let Some(var) = vars.last_mut() {
-                        var.push(word);
-                    }
-                }
-                _ => {}
-            },
-        }
-    }
-    if name.is_empty() {
-        return None;
-    }
-    let kind = match kind {
-        "check" => OptionKind::Check,
-        "spin" => OptionKind::Spin,
-        "combo" => OptionKind::Combo,
-        "button" => OptionKind::Button,
-        _ => OptionKind::Text,
-    };
-    Some(DeclaredOption {
-        name: name.join(" "),
-        kind,
-        min: min.parse().ok(),
-        max: max.parse().ok(),
-        vars: vars.into_iter().map(|var| var.join(" ")).filter(|var| !var.is_empty()).collect(),
-    })
-}
-
-/// The `setoption` line (with its newline) for `name` = `value`, or why not: the option is not
-/// declared, or the value does not fit its type. Names match ignoring case and inner spacing, as
-/// UCI asks; the engine's own spelling is sent.
-fn setoption_command(declared: &[DeclaredOption], name: &str, value: &str) -> Result<String, String> {
-    let wanted = name.split_whitespace().collect::<Vec<_>>().join(" ");
-    let Some(option) = declared.iter().find(|option| option.name.eq_ignore_ascii_case(&wanted)) else {
-        let names: Vec<&str> = declared.iter().map(|option| option.name.as_str()).collect();
-        return Err(format!("option '{name}' is not declared by the engine (it has: {})", names.join(", ")));
-    };
-    let value = value.trim();
-    let bad_value = |why: &str| format!("option '{}': value '{value}' {why}", option.name);
-    let value = match option.kind {
-        OptionKind::Button => return Ok(format!("setoption name {}\n", option.name)),
-        OptionKind::Check => match value.to_ascii_lowercase().as_str() {
-            "true" => "true".to_string(),
-            "false" => "false".to_string(),
-            _ => return Err(bad_value("is not true or false")),
-        },
-        OptionKind::Spin => {
-            let number: i64 = value.parse().map_err(|_| bad_value("is not an integer"))?;
-            let (min, max) = (option.min.unwrap_or(i64::MIN), option.max.unwrap_or(i64::MAX));
-            if number < min || number > max {
-                return Err(bad_value(&format!("is outside {min}..={max}")));
-            }
-            number.to_string()
-        }
-        OptionKind::Combo if !option.vars.is_empty() => {
-            match option.vars.iter().find(|var| var.eq_ignore_ascii_case(value)) {
-                Some(var) => var.clone(),
-                None => return Err(bad_value(&format!("is not one of: {}", option.vars.join(", ")))),
-            }
-        }
-        OptionKind::Combo | OptionKind::Text => value.to_string(),
-    };
-    Ok(format!("setoption name {} value {value}\n", option.name))
-}
-
-/// `position startpos|fen <fen> [moves ...]`. Whitespace inside the FEN and the moves is
 /// normalised, so that no newline in them can split the command.
 fn position_command(start_fen: &str, moves: &[String]) -> String {
     let fields: Vec<&str> = start_fen.split_whitespace().collect();

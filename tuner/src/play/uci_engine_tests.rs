@@ -125,60 +125,9 @@ fn bestmove_shapes() {
 }
 
 #[test]
-fn option_declarations_parse() {
-    let option = parse_option("option name Skill Level type spin default 20 min 0 max 20");
-    assert_eq!(
-        option,
-        Some(DeclaredOption {
-            name: "Skill Level".to_string(),
-            kind: OptionKind::Spin,
-            min: Some(0),
-            max: Some(20),
-            vars: vec![]
-        })
-    );
-    let combo = parse_option("option  name Style type combo default Normal var Solid var Very Risky");
-    assert_eq!(combo.map(|o| o.vars), Some(vec!["Solid".to_string(), "Very Risky".to_string()]));
-    let string = parse_option("option name Debug Log File type string default");
-    assert_eq!(string.map(|o| (o.name, o.kind)), Some(("Debug Log File".to_string(), OptionKind::Text)));
-    assert_eq!(parse_option("option type spin"), None);
+fn id_name_lines_parse() {
     assert_eq!(parse_id_name("id  name  Stockfish 15.1 "), Some("Stockfish 15.1".to_string()));
     assert_eq!(parse_id_name("id author T. Romstad"), None);
-}
-
-#[test]
-fn setoption_checks_names_and_values() {
-    let declared: Vec<DeclaredOption> = [
-        "option name Hash type spin default 16 min 1 max 1024",
-        "option name UCI_LimitStrength type check default false",
-        "option name Style type combo default Normal var Solid var Normal",
-        "option name Clear Hash type button",
-        "option name SyzygyPath type string default <empty>",
-    ]
-    .iter()
-    .filter_map(|line| parse_option(line))
-    .collect();
-    let set = |name: &str, value: &str| setoption_command(&declared, name, value);
-    assert_eq!(set("hash", " 64"), Ok("setoption name Hash value 64\n".to_string()));
-    assert_eq!(
-        set("UCI_LimitStrength", "TRUE"),
-        Ok("setoption name UCI_LimitStrength value true\n".to_string())
-    );
-    assert_eq!(set("style", "solid"), Ok("setoption name Style value Solid\n".to_string()));
-    assert_eq!(set("clear  hash", ""), Ok("setoption name Clear Hash\n".to_string()));
-    assert_eq!(set("SyzygyPath", "/tb/a b"), Ok("setoption name SyzygyPath value /tb/a b\n".to_string()));
-    for (name, value, needle) in [
-        ("Threads", "2", "'Threads' is not declared"),
-        ("Hash", "2048", "outside 1..=1024"),
-        ("Hash", "big", "not an integer"),
-        ("UCI_LimitStrength", "yes", "not true or false"),
-        ("Style", "Wild", "not one of: Solid, Normal"),
-    ] {
-        match set(name, value) {
-            Err(message) => assert!(message.contains(needle), "{message}"),
-            Ok(line) => panic!("{name}={value} accepted: {line}"),
-        }
-    }
 }
 
 // ---- against the fake engines ----
@@ -195,10 +144,10 @@ fn start_reads_id_and_options_and_sends_setoption() {
     let engine = UciEngine::start(&spec, T).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(engine.name(), "fake-good");
     assert_eq!(engine.id_name(), Some("FakeUCI 1.0"));
-    assert_eq!(
-        engine.declared_options(),
-        ["Hash", "Skill Level", "UCI_LimitStrength", "Style", "Clear Hash", "Debug Log File"]
-    );
+    let names: Vec<&str> = engine.declared_options().iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["Hash", "Skill Level", "UCI_LimitStrength", "Style", "Clear Hash", "Debug Log File"]);
+    let skill = &engine.declared_options()[1];
+    assert_eq!((skill.default.as_deref(), skill.min, skill.max), (Some("20"), Some(0), Some(20)));
     engine.quit(T);
     assert_eq!(
         log.lines(),
@@ -472,7 +421,7 @@ fn stockfish() {
     };
     let mut engine = UciEngine::start(&spec, Duration::from_secs(10)).unwrap_or_else(|e| panic!("{e}"));
     assert!(engine.id_name().is_some_and(|n| n.starts_with("Stockfish")), "{:?}", engine.id_name());
-    assert!(engine.declared_options().iter().any(|o| o == "Skill Level"));
+    assert!(engine.declared_options().iter().any(|o| o.name == "Skill Level"));
     engine.new_game(Duration::from_secs(10)).unwrap_or_else(|e| panic!("{e}"));
     let long = Duration::from_secs(10);
     let reply = engine.go(startpos(), &[], &GoLimit::Nodes(1000), long).unwrap_or_else(|e| panic!("{e}"));

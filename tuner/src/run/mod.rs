@@ -208,7 +208,8 @@ pub fn format_value(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else {
-        format!("{v:.6}").trim_end_matches('0').to_string()
+        // 1.9999999 prints as 2.000000: no fraction left, so no point either.
+        format!("{v:.6}").trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
