@@ -130,6 +130,7 @@ impl PbilArgs {
             mutation_shift: self.mutation_shift,
             start_confidence: self.start_confidence,
             window: (self.window > 0).then_some(self.window),
+            recentre_at_edge: false,
         }
     }
 }
@@ -184,7 +185,10 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
     } else {
         State {
             generation: 0,
-            pbil: Pbil::new(&setup.space, args.settings()),
+            pbil: Pbil::new(
+                &setup.space,
+                PbilSettings { recentre_at_edge: fitness.plays_games(), ..args.settings() },
+            ),
             // The start is the best so far: the result is never worse than where the run began.
             best: fitness.exact().map(|exact| (setup.space.starts(), exact.loss(&setup.space.starts()))),
             games: Games::default(),
