@@ -4,8 +4,11 @@
 //! their declared bounds and serialises its whole state for checkpoints.
 
 pub mod adam;
+pub mod bayes;
 pub mod clop;
 pub mod clop_problems;
+pub mod gp;
+pub mod lbfgs;
 pub mod local;
 pub mod pbil;
 pub mod space;
