@@ -287,6 +287,11 @@ impl Gp {
         self.mean + self.scale * k.dot(&self.alpha)
     }
 
+    /// The posterior means at `points` (cheaper than [`Gp::predict`]: no triangular solve).
+    pub fn means(&self, points: &[Vec<f64>]) -> Vec<f64> {
+        points.iter().map(|p| self.mean_at(p)).collect()
+    }
+
     /// The posterior means and standard deviations of the latent function (noise excluded).
     pub fn predict(&self, points: &[Vec<f64>]) -> (Vec<f64>, Vec<f64>) {
         let (means, v) = self.solved(points);

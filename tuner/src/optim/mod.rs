@@ -3,6 +3,7 @@
 //! [`space::Space`] scored by a fitness (`crate::fitness`). Every optimiser keeps values inside
 //! their declared bounds and serialises its whole state for checkpoints.
 
+pub mod acquisition;
 pub mod adam;
 pub mod bayes;
 pub mod clop;
