@@ -76,7 +76,10 @@ impl BayesSettings {
     /// Refuses settings the optimiser cannot run with.
     pub fn check(&self) -> Result<()> {
         if self.initial_points < 2 {
-            bail!("--n-initial-points {}: the Gaussian process needs at least 2 initial points", self.initial_points);
+            bail!(
+                "--n-initial-points {}: the Gaussian process needs at least 2 initial points",
+                self.initial_points
+            );
         }
         if self.batch == 0 || self.games_per_point == 0 || self.candidates < 2 || self.fit_points < 2 {
             bail!("the batch, the games per point, the candidates and the fit points must be positive");
@@ -160,13 +163,23 @@ fn uniform_point(dims: usize, rng: &mut impl Rng) -> Vec<f64> {
 
 /// Index of the largest finite value.
 fn argmax(values: &[f64]) -> usize {
-    values.iter().enumerate().filter(|(_, v)| v.is_finite()).fold(0, |b, (i, v)| if *v > values[b] { i } else { b })
+    values
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_finite())
+        .fold(0, |b, (i, v)| if *v > values[b] { i } else { b })
 }
 
 impl Bayes {
     /// A fresh optimiser over `[-1, 1]^dims`; the design is drawn from `seed`, and `start` (the
     /// starting values, when there are some) is its first point.
-    pub fn new(dims: usize, settings: BayesSettings, exact: bool, seed: u64, start: Option<&[f64]>) -> Result<Bayes> {
+    pub fn new(
+        dims: usize,
+        settings: BayesSettings,
+        exact: bool,
+        seed: u64,
+        start: Option<&[f64]>,
+    ) -> Result<Bayes> {
         if dims == 0 {
             bail!("nothing to tune: the space has no parameters");
         }
@@ -179,7 +192,17 @@ impl Bayes {
             }
             design[0] = start.iter().map(|v| v.clamp(-1.0, 1.0)).collect();
         }
-        Ok(Bayes { dims, settings, exact, seed, design, observations: Vec::new(), hyper: None, next_refit: 0, model: None })
+        Ok(Bayes {
+            dims,
+            settings,
+            exact,
+            seed,
+            design,
+            observations: Vec::new(),
+            hyper: None,
+            next_refit: 0,
+            model: None,
+        })
     }
 
     pub fn settings(&self) -> &BayesSettings {
@@ -214,7 +237,11 @@ impl Bayes {
 
     fn push(&mut self, x: &[f64], value: f64, games: Wld) -> Result<()> {
         if x.len() != self.dims || x.iter().any(|v| !v.is_finite()) || !value.is_finite() {
-            bail!("a point of {} values (expected {}) or its value {value} is not usable", x.len(), self.dims);
+            bail!(
+                "a point of {} values (expected {}) or its value {value} is not usable",
+                x.len(),
+                self.dims
+            );
         }
         let x = x.iter().map(|v| v.clamp(-1.0, 1.0)).collect();
         self.observations.push(Observation { x, value, games });
@@ -231,7 +258,8 @@ impl Bayes {
             pooled.losses += o.games.losses;
         }
         let total = pooled.games().max(1) as f64;
-        let prior = [pooled.losses as f64, pooled.draws as f64, pooled.wins as f64].map(|c| PRIOR_GAMES * c / total);
+        let prior =
+            [pooled.losses as f64, pooled.draws as f64, pooled.wins as f64].map(|c| PRIOR_GAMES * c / total);
         let noise = |o: &Observation| -> f64 {
             if self.exact || o.games.games() == 0 {
                 return 0.0;
@@ -262,7 +290,11 @@ impl Bayes {
         let mean = games.iter().map(|g| g.wins as f64 + 0.5 * g.draws as f64).sum::<f64>() / n as f64;
         let sq = games
             .iter()
-            .map(|g| g.wins as f64 * (1.0 - mean).powi(2) + g.draws as f64 * (0.5 - mean).powi(2) + g.losses as f64 * mean * mean)
+            .map(|g| {
+                g.wins as f64 * (1.0 - mean).powi(2)
+                    + g.draws as f64 * (0.5 - mean).powi(2)
+                    + g.losses as f64 * mean * mean
+            })
             .sum::<f64>();
         sq / n as f64 / self.games_per_point() as f64
     }
@@ -284,9 +316,9 @@ impl Bayes {
             let xs: Vec<Vec<f64>> = pick.iter().map(|&i| x[i].clone()).collect();
             // Starts: the last fit, a neutral one, and one drawn from the run's seed and the
             // point count (so a resumed run draws the same).
-            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(whetstone::types::mix64(
-                self.seed ^ (n as u64).wrapping_mul(whetstone::types::GOLDEN_GAMMA),
-            ));
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(
+                whetstone::types::mix64(self.seed ^ (n as u64).wrapping_mul(whetstone::types::GOLDEN_GAMMA)),
+            );
             let mut starts: Vec<Hyper> = self.hyper.iter().cloned().collect();
             starts.push(Hyper::neutral(self.dims));
             starts.push(Hyper {
@@ -300,12 +332,6 @@ impl Bayes {
         let hyper = self.hyper.as_ref().expect("fitted above");
         self.model = Some(Gp::new(&x, &y, &noise, hyper)?);
         Ok(())
-    }
-
-    /// The process conditioned on every observation.
-    pub fn model(&mut self) -> Result<&Gp> {
-        self.ensure_model()?;
-        Ok(self.model.as_ref().expect("built above"))
     }
 
     /// The observed point with the highest posterior mean (the incumbent).
@@ -323,7 +349,11 @@ impl Bayes {
         for k in 0..count.saturating_sub(out.len()) {
             let s = SCALES[k % SCALES.len()];
             out.push(
-                centre.iter().zip(&lengths).map(|(c, l)| (c + s * l.min(2.0) * normal(rng)).clamp(-1.0, 1.0)).collect(),
+                centre
+                    .iter()
+                    .zip(&lengths)
+                    .map(|(c, l)| (c + s * l.min(2.0) * normal(rng)).clamp(-1.0, 1.0))
+                    .collect(),
             );
         }
         out
@@ -421,18 +451,39 @@ impl Bayes {
         let dependence = xs
             .iter()
             .map(|&v| {
-                let pts: Vec<Vec<f64>> = others.iter().map(|o| { let mut p = o.clone(); p[dim] = v; p }).collect();
+                let pts: Vec<Vec<f64>> = others
+                    .iter()
+                    .map(|o| {
+                        let mut p = o.clone();
+                        p[dim] = v;
+                        p
+                    })
+                    .collect();
                 gp.means(&pts).iter().sum::<f64>() / pts.len() as f64
             })
             .collect();
-        let line: Vec<Vec<f64>> = xs.iter().map(|&v| { let mut p = at.to_vec(); p[dim] = v; p }).collect();
+        let line: Vec<Vec<f64>> = xs
+            .iter()
+            .map(|&v| {
+                let mut p = at.to_vec();
+                p[dim] = v;
+                p
+            })
+            .collect();
         let (mean, sd) = gp.predict(&line);
         Ok((xs, dependence, mean, sd))
     }
 
     /// The partial dependence on parameters `i` and `j` over a `grid` × `grid` lattice (rows
     /// follow `j`, columns `i`), averaged over `samples` random values of the others.
-    pub fn dependence_2d(&mut self, i: usize, j: usize, grid: usize, samples: usize, rng: &mut impl Rng) -> Result<Vec<Vec<f64>>> {
+    pub fn dependence_2d(
+        &mut self,
+        i: usize,
+        j: usize,
+        grid: usize,
+        samples: usize,
+        rng: &mut impl Rng,
+    ) -> Result<Vec<Vec<f64>>> {
         self.ensure_model()?;
         let gp = self.model.as_ref().expect("built above");
         let axis = |k: usize| -1.0 + 2.0 * k as f64 / (grid - 1).max(1) as f64;
@@ -443,7 +494,12 @@ impl Bayes {
                     .map(|c| {
                         let pts: Vec<Vec<f64>> = others
                             .iter()
-                            .map(|o| { let mut p = o.clone(); p[i] = axis(c); p[j] = axis(r); p })
+                            .map(|o| {
+                                let mut p = o.clone();
+                                p[i] = axis(c);
+                                p[j] = axis(r);
+                                p
+                            })
                             .collect();
                         gp.means(&pts).iter().sum::<f64>() / pts.len() as f64
                     })

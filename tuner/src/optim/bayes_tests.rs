@@ -115,7 +115,12 @@ fn the_start_is_the_first_design_point_and_the_design_is_a_latin_hypercube() {
 /// `stop_after` (as a checkpoint and resume would), returning the final state.
 fn run(steps: u64, stop_after: Option<u64>) -> Bayes {
     let problem = Problem::parse("correlated").unwrap();
-    let settings = BayesSettings { initial_points: 6, batch: 3, acquisition: Acquisition::Mes, ..BayesSettings::default() };
+    let settings = BayesSettings {
+        initial_points: 6,
+        batch: 3,
+        acquisition: Acquisition::Mes,
+        ..BayesSettings::default()
+    };
     let mut bayes = Bayes::new(2, settings, false, 8, None).unwrap();
     for step in 0..steps {
         let mut r = rng(step);

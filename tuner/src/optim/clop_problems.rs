@@ -227,7 +227,12 @@ impl Solver for ClopSettings {
 }
 
 /// Simple regret of one run: `optimum - win_probability(final estimate)`.
-pub fn single_run_regret(problem: &Problem, solver: &impl Solver, games: u64, seed: u64) -> anyhow::Result<f64> {
+pub fn single_run_regret(
+    problem: &Problem,
+    solver: &impl Solver,
+    games: u64,
+    seed: u64,
+) -> anyhow::Result<f64> {
     let estimate = solver.solve(problem, games, seed)?;
     Ok((problem.optimum() - problem.win_probability(&estimate)).max(0.0))
 }
@@ -256,7 +261,13 @@ pub fn simple_regret(
         r if r % 2 == 1 => regrets[r / 2],
         r => 0.5 * (regrets[r / 2 - 1] + regrets[r / 2]),
     };
-    Ok(RegretSummary { games, runs, mean_regret: mean, std_error: (variance / n).sqrt(), median_regret: median })
+    Ok(RegretSummary {
+        games,
+        runs,
+        mean_regret: mean,
+        std_error: (variance / n).sqrt(),
+        median_regret: median,
+    })
 }
 
 #[cfg(test)]

@@ -186,7 +186,13 @@ fn objective(theta: &[f64], x: &[Vec<f64>], y: &[f64], noise: &[f64]) -> (f64, V
 /// Hyperparameters that maximise the posterior given observations at `x` with values `y` and
 /// noise variances `noise` (in `y`'s units), from each of `starts` (the best wins), at most
 /// `max_iterations` L-BFGS steps each.
-pub fn fit(x: &[Vec<f64>], y: &[f64], noise: &[f64], starts: &[Hyper], max_iterations: usize) -> Result<Hyper> {
+pub fn fit(
+    x: &[Vec<f64>],
+    y: &[f64],
+    noise: &[f64],
+    starts: &[Hyper],
+    max_iterations: usize,
+) -> Result<Hyper> {
     check(x, y, noise)?;
     let Some(first) = starts.first() else { bail!("no starting hyperparameters") };
     let dims = first.log_lengths.len();
@@ -268,11 +274,6 @@ impl Gp {
         self.hyper.log_noise.exp() * self.scale * self.scale
     }
 
-    /// The signal's standard deviation in target units.
-    pub fn signal_sd(&self) -> f64 {
-        self.signal.sqrt() * self.scale
-    }
-
     /// Kernel values between `p` and every observation (normalised units).
     fn cross(&self, p: &[f64]) -> DVector<f64> {
         DVector::from_iterator(
@@ -350,8 +351,10 @@ mod tests {
     #[test]
     fn the_gradient_matches_finite_differences() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
-        let x: Vec<Vec<f64>> = (0..15).map(|_| vec![rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)]).collect();
-        let y: Vec<f64> = x.iter().map(|p| (2.0 * p[0]).sin() + p[1] * p[1] + 0.1 * rng.random::<f64>()).collect();
+        let x: Vec<Vec<f64>> =
+            (0..15).map(|_| vec![rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)]).collect();
+        let y: Vec<f64> =
+            x.iter().map(|p| (2.0 * p[0]).sin() + p[1] * p[1] + 0.1 * rng.random::<f64>()).collect();
         let noise: Vec<f64> = (0..15).map(|i| 0.01 * (1 + i % 3) as f64).collect();
         let (_, _, yn, nn) = normalise(&y, &noise);
         let theta = [-0.3, 0.2, 0.4, -3.0];
@@ -362,7 +365,11 @@ mod tests {
             a[k] += h;
             b[k] -= h;
             let numeric = (objective(&a, &x, &yn, &nn).0 - objective(&b, &x, &yn, &nn).0) / (2.0 * h);
-            assert!((numeric - grad[k]).abs() < 1e-4 * numeric.abs().max(1.0), "{k}: {numeric} vs {}", grad[k]);
+            assert!(
+                (numeric - grad[k]).abs() < 1e-4 * numeric.abs().max(1.0),
+                "{k}: {numeric} vs {}",
+                grad[k]
+            );
         }
     }
 

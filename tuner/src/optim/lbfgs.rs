@@ -69,11 +69,8 @@ pub fn minimise(
             direction = grad.iter().map(|g| -g).collect();
         }
         // The first step of steepest descent is scaled to move by at most one unit.
-        let mut step = if memory.is_empty() {
-            1.0 / direction.iter().map(|d| d.abs()).fold(1.0, f64::max)
-        } else {
-            1.0
-        };
+        let mut step =
+            if memory.is_empty() { 1.0 / direction.iter().map(|d| d.abs()).fold(1.0, f64::max) } else { 1.0 };
         let slope = dot(&direction, &grad);
         let mut accepted = None;
         for _ in 0..40 {
@@ -133,7 +130,9 @@ mod tests {
 
     #[test]
     fn a_bound_holds_the_minimum_of_a_quadratic_outside_the_box() {
-        let f = |x: &[f64]| ((x[0] - 3.0).powi(2) + (x[1] + 1.0).powi(2), vec![2.0 * (x[0] - 3.0), 2.0 * (x[1] + 1.0)]);
+        let f = |x: &[f64]| {
+            ((x[0] - 3.0).powi(2) + (x[1] + 1.0).powi(2), vec![2.0 * (x[0] - 3.0), 2.0 * (x[1] + 1.0)])
+        };
         let m = minimise(f, &[0.0, 0.0], &[-1.0, -1.0], &[1.0, 1.0], 100);
         assert!((m.x[0] - 1.0).abs() < 1e-9 && (m.x[1] + 1.0).abs() < 1e-6, "{m:?}");
     }
