@@ -30,7 +30,7 @@ use super::gp::{self, Gp, Hyper};
 use crate::play::stats::Wld;
 
 /// Games of prior weight in each point's outcome frequencies (at the run's pooled frequencies).
-pub const PRIOR_GAMES: f64 = 2.0;
+pub const PRIOR_GAMES: f64 = 16.0;
 
 /// The optimiser's settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -62,7 +62,7 @@ impl Default for BayesSettings {
             acquisition: Acquisition::Ts,
             initial_points: 16,
             batch: 4,
-            games_per_point: 2,
+            games_per_point: 4,
             replication: 20,
             candidates: 600,
             fit_points: 200,

@@ -148,3 +148,40 @@ fn a_state_restored_from_json_continues_as_the_uninterrupted_one() {
     let (mut a, mut b) = (straight.clone(), resumed.clone());
     assert_eq!(a.estimate(&mut rng(50)).unwrap(), b.estimate(&mut rng(50)).unwrap());
 }
+
+/// The time to fit the model and suggest a batch at 500 and 2,000 points (2-D, noisy games): run
+/// with `cargo test -p whetstone-tuner fit_and_suggest_time -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing, not a check: prints the seconds per step at 500 and 2,000 points"]
+fn fit_and_suggest_time() {
+    let problem = Problem::parse("correlated").unwrap();
+    for n in [500, 2000] {
+        let settings = BayesSettings { initial_points: 2, ..BayesSettings::default() };
+        let mut bayes = Bayes::new(2, settings, false, 1, None).unwrap();
+        let mut r = rng(0);
+        for x in latin_hypercube(n, 2, &mut r) {
+            let mut wld = Wld::default();
+            for _ in 0..4 {
+                wld.add(problem.play(&x, &mut r));
+            }
+            bayes.record_games(&x, wld).unwrap();
+        }
+        bayes.design.clear();
+        let started = std::time::Instant::now();
+        bayes.ensure_model().unwrap();
+        let fitted = started.elapsed().as_secs_f64();
+        bayes.suggest(4, &mut r).unwrap();
+        let suggested = started.elapsed().as_secs_f64();
+        // The next step: one more batch recorded, no refit due.
+        for x in bayes.suggest(4, &mut r).unwrap() {
+            bayes.record_games(&x, Wld { wins: 2, draws: 0, losses: 2 }).unwrap();
+        }
+        let again = std::time::Instant::now();
+        bayes.suggest(4, &mut r).unwrap();
+        bayes.estimate(&mut r).unwrap();
+        println!(
+            "{n} points: fit {fitted:.2} s, fit + suggest {suggested:.2} s; a step without refit (suggest + estimate) {:.2} s",
+            again.elapsed().as_secs_f64()
+        );
+    }
+}
