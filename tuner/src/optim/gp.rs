@@ -27,8 +27,8 @@ pub fn matern52(r: f64) -> f64 {
 /// Log length scales: a flat region between about 0.05 and 5 (the box is 2 wide), falling off
 /// steeply outside, as bayes-skopt's "round-flat" priors do: short scales would fit the game noise,
 /// long ones a constant.
-const LENGTH_CENTRE: f64 = -0.693_147_180_559_945_3; // ln 0.5
-const LENGTH_WIDTH: f64 = 2.302_585_092_994_046; // ln 10
+const LENGTH_CENTRE: f64 = -std::f64::consts::LN_2; // ln 0.5
+const LENGTH_WIDTH: f64 = std::f64::consts::LN_10;
 /// Log signal variance (of the normalised targets): normal with this deviation around 0.
 const SIGNAL_SD: f64 = 2.0;
 /// Log extra noise variance: normal around ln 1e-3 (each point's sampling noise is known; the
@@ -38,7 +38,7 @@ const NOISE_SD: f64 = 2.5;
 /// Bounds of the log hyperparameters: lengths, signal, noise.
 const LOG_LENGTH_BOUNDS: (f64, f64) = (-4.605_170_185_988_091, 3.912_023_005_428_146); // 0.01 .. 50
 const LOG_SIGNAL_BOUNDS: (f64, f64) = (-13.815_510_557_964_274, 6.907_755_278_982_137); // 1e-6 .. 1e3
-const LOG_NOISE_BOUNDS: (f64, f64) = (-18.420_680_743_952_367, 2.302_585_092_994_046); // 1e-8 .. 10
+const LOG_NOISE_BOUNDS: (f64, f64) = (-18.420_680_743_952_367, std::f64::consts::LN_10); // 1e-8 .. 10
 
 /// A kernel's hyperparameters (natural logarithms; variances in normalised target units).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
