@@ -173,7 +173,7 @@ pub fn run(args: &BayesArgs) -> Result<()> {
             }
         }
     }
-    print!("{}", describe(&region, &setup.space.names()));
+    print!("{}", describe(&region, &setup.space));
     let mut bayes = state.bayes.clone();
     let plots = plot_data(&mut bayes, &setup, estimate, &state.history, plays, args.common.play.seed)?;
     setup.run.write_json("bayes.json", &plots)?;
@@ -208,18 +208,27 @@ fn named(region: &Region, names: &[String], sds: u32) -> serde_json::Value {
         .into()
 }
 
-/// The optimum and its regions, one line per parameter, as the run ends.
-fn describe(region: &Region, names: &[String]) -> String {
+/// The optimum and its regions, one line per parameter, as the run ends (as played: integers
+/// rounded).
+fn describe(region: &Region, space: &Space) -> String {
+    let names = space.names();
     let width = names.iter().map(String::len).max().unwrap_or(0);
+    let (optimum, low1, high1, low2, high2) = (
+        space.playable(&region.optimum),
+        space.playable(&region.low_1sd),
+        space.playable(&region.high_1sd),
+        space.playable(&region.low_2sd),
+        space.playable(&region.high_2sd),
+    );
+    let f = crate::run::format_value;
     let mut out =
         format!("{:<width$}  {:>10}  {:>23}  {:>23}\n", "parameter", "optimum", "within 1 sd", "within 2 sd");
     for (i, name) in names.iter().enumerate() {
-        let f = crate::run::format_value;
         out.push_str(&format!(
             "{name:<width$}  {:>10}  {:>23}  {:>23}\n",
-            f(region.optimum[i]),
-            format!("[{}, {}]", f(region.low_1sd[i]), f(region.high_1sd[i])),
-            format!("[{}, {}]", f(region.low_2sd[i]), f(region.high_2sd[i])),
+            f(optimum[i]),
+            format!("[{}, {}]", f(low1[i]), f(high1[i])),
+            format!("[{}, {}]", f(low2[i]), f(high2[i])),
         ));
     }
     out
