@@ -216,7 +216,7 @@ fn problem(args: &ClopArgs, name: &str) -> Result<()> {
     let problem = Problem::parse(name)?;
     let games = args.common.games.unwrap_or(10_000);
     let started = Instant::now();
-    let r = simple_regret(&problem, &args.settings(), games, args.runs.max(1), args.common.play.seed);
+    let r = simple_regret(&problem, &args.settings(), games, args.runs.max(1), args.common.play.seed)?;
     println!(
         "{name} ({} dimensions), {games} games, {} runs: expected simple regret {:.5} ± {:.5} (median {:.5}) in {:.1} s",
         problem.dims(),

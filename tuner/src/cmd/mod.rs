@@ -4,6 +4,7 @@
 //! fed by `fitness/`, games in `play/`, over `run/`, then `export` and `report/`).
 
 pub mod auto;
+pub mod bayes;
 pub mod bench;
 pub mod clop;
 pub mod datagen;
@@ -32,6 +33,9 @@ pub enum Command {
     /// Confident local optimisation (Coulom 2011) of a few values over game outcomes; with
     /// --problem, the paper's test problems and their regret.
     Clop(clop::ClopArgs),
+    /// Bayesian optimisation over a Gaussian process (as chess-tuning-tools) of a few values over
+    /// game batches (or any fitness); with --problem, CLOP's test problems and their regret.
+    Bayes(bayes::BayesArgs),
     /// Simultaneous perturbation stochastic approximation over game pairs, as fishtest and
     /// OpenBench run it; reads and writes OpenBench's SPSA lines.
     Spsa(spsa::SpsaArgs),
@@ -72,6 +76,7 @@ impl Command {
             Command::Texel(args) => texel::run(args),
             Command::Pbil(args) => pbil::run(args),
             Command::Clop(args) => clop::run(args),
+            Command::Bayes(args) => bayes::run(args),
             Command::Spsa(args) => spsa::run(args),
             Command::Auto(args) => auto::run(args),
             Command::Match(args) => r#match::run(args),

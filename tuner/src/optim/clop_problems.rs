@@ -1,5 +1,6 @@
 //! The artificial test problems of Coulom's CLOP paper (ACG 13, 2011) and the
-//! expected-simple-regret experiment used there to compare optimisers.
+//! expected-simple-regret experiment used there to compare optimisers: any optimiser that
+//! implements [`Solver`] (CLOP here, the Bayesian optimiser in `bayes.rs`) runs in it.
 //!
 //! Each problem gives a strength `r(x)` on `[-1, 1]^n`; a game is won with
 //! probability `σ(r(x)) = 1 / (1 + e^{-r(x)})` and otherwise lost (the paper's
@@ -205,33 +206,51 @@ fn run_seed(seed: u64, index: usize) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Simple regret of one CLOP run: `optimum - win_probability(final estimate)`.
-pub fn single_run_regret(problem: &Problem, settings: &ClopSettings, games: u64, seed: u64) -> f64 {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut clop = Clop::new(problem.dims(), settings.clone());
-    for _ in 0..games {
-        let x = clop.sample(&mut rng);
-        let outcome = problem.play(&x, &mut rng);
-        clop.record(&x, outcome);
-    }
-    let estimate = clop.estimate();
-    (problem.optimum() - problem.win_probability(&estimate.mean)).max(0.0)
+/// An optimiser the regret experiment can run: CLOP's settings, the Bayesian optimiser's, ...
+pub trait Solver: Sync {
+    /// Plays `games` games of `problem` (every outcome drawn from `seed`) and returns the final
+    /// estimate of the optimum.
+    fn solve(&self, problem: &Problem, games: u64, seed: u64) -> anyhow::Result<Vec<f64>>;
 }
 
-/// Runs CLOP `runs` times (in parallel with rayon, each run seeded from `seed` and its
+impl Solver for ClopSettings {
+    fn solve(&self, problem: &Problem, games: u64, seed: u64) -> anyhow::Result<Vec<f64>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut clop = Clop::new(problem.dims(), self.clone());
+        for _ in 0..games {
+            let x = clop.sample(&mut rng);
+            let outcome = problem.play(&x, &mut rng);
+            clop.record(&x, outcome);
+        }
+        Ok(clop.estimate().mean)
+    }
+}
+
+/// Simple regret of one run: `optimum - win_probability(final estimate)`.
+pub fn single_run_regret(
+    problem: &Problem,
+    solver: &impl Solver,
+    games: u64,
+    seed: u64,
+) -> anyhow::Result<f64> {
+    let estimate = solver.solve(problem, games, seed)?;
+    Ok((problem.optimum() - problem.win_probability(&estimate)).max(0.0))
+}
+
+/// Runs `solver` `runs` times (in parallel with rayon, each run seeded from `seed` and its
 /// index) on `problem` for `games` games each and returns the expected simple regret:
 /// optimum - win_probability(final estimate).
 pub fn simple_regret(
     problem: &Problem,
-    settings: &ClopSettings,
+    solver: &impl Solver,
     games: u64,
     runs: usize,
     seed: u64,
-) -> RegretSummary {
+) -> anyhow::Result<RegretSummary> {
     let mut regrets: Vec<f64> = (0..runs)
         .into_par_iter()
-        .map(|i| single_run_regret(problem, settings, games, run_seed(seed, i)))
-        .collect();
+        .map(|i| single_run_regret(problem, solver, games, run_seed(seed, i)))
+        .collect::<anyhow::Result<_>>()?;
     let n = regrets.len().max(1) as f64;
     let mean = regrets.iter().sum::<f64>() / n;
     let variance =
@@ -242,7 +261,13 @@ pub fn simple_regret(
         r if r % 2 == 1 => regrets[r / 2],
         r => 0.5 * (regrets[r / 2 - 1] + regrets[r / 2]),
     };
-    RegretSummary { games, runs, mean_regret: mean, std_error: (variance / n).sqrt(), median_regret: median }
+    Ok(RegretSummary {
+        games,
+        runs,
+        mean_regret: mean,
+        std_error: (variance / n).sqrt(),
+        median_regret: median,
+    })
 }
 
 #[cfg(test)]
@@ -294,8 +319,8 @@ mod tests {
     fn regret_shrinks_with_games_on_log() {
         let p = Problem::parse("log").unwrap();
         let settings = ClopSettings::default();
-        let short = simple_regret(&p, &settings, 1_000, 24, 11);
-        let long = simple_regret(&p, &settings, 10_000, 24, 11);
+        let short = simple_regret(&p, &settings, 1_000, 24, 11).unwrap();
+        let long = simple_regret(&p, &settings, 10_000, 24, 11).unwrap();
         assert!(long.mean_regret < 0.5 * short.mean_regret, "{short:?} {long:?}");
         assert!(long.mean_regret < 0.005, "{long:?}");
     }
@@ -304,8 +329,8 @@ mod tests {
     fn regret_runs_are_reproducible() {
         let p = Problem::parse("correlated").unwrap();
         let s = ClopSettings { mcmc_steps_per_dim: 100, ..Default::default() };
-        let a = simple_regret(&p, &s, 500, 4, 3);
-        let b = simple_regret(&p, &s, 500, 4, 3);
+        let a = simple_regret(&p, &s, 500, 4, 3).unwrap();
+        let b = simple_regret(&p, &s, 500, 4, 3).unwrap();
         assert_eq!(a, b);
         assert!(a.mean_regret >= 0.0 && a.median_regret >= 0.0);
     }

@@ -3,9 +3,13 @@
 //! [`space::Space`] scored by a fitness (`crate::fitness`). Every optimiser keeps values inside
 //! their declared bounds and serialises its whole state for checkpoints.
 
+pub mod acquisition;
 pub mod adam;
+pub mod bayes;
 pub mod clop;
 pub mod clop_problems;
+pub mod gp;
+pub mod lbfgs;
 pub mod local;
 pub mod openbench;
 pub mod pbil;

@@ -176,8 +176,7 @@ impl Pbil {
             let bits = self.probabilities.slice(ndarray::s![at..at + code.bits as usize]);
             let decided = bits.iter().all(|&p| p < margin || p > 1.0 - margin);
             let centre = code.low + window as f64;
-            let at_edge =
-                self.settings.recentre_at_edge && (value - centre).abs() >= 0.75 * window as f64;
+            let at_edge = self.settings.recentre_at_edge && (value - centre).abs() >= 0.75 * window as f64;
             if (decided || at_edge) && value != centre {
                 self.codes[i].low = value - window as f64;
                 self.lean_toward(i, value);

@@ -136,8 +136,7 @@ impl Space {
         self.dims.iter().map(|d| d.start).collect()
     }
 
-    /// Values mapped to [-1, 1] (CLOP's coordinates).
-    #[cfg(test)]
+    /// Values mapped to [-1, 1] (CLOP's and the Bayesian optimiser's coordinates).
     pub fn to_unit(&self, x: &[f64]) -> Vec<f64> {
         x.iter().zip(&self.dims).map(|(v, d)| 2.0 * (v - d.min) / (d.max - d.min).max(1e-12) - 1.0).collect()
     }

@@ -29,7 +29,7 @@ pub struct Image {
 }
 
 impl Image {
-    fn new(file: String, title: impl Into<String>, group: &str) -> Image {
+    pub(crate) fn new(file: String, title: impl Into<String>, group: &str) -> Image {
         Image { file, title: title.into(), group: group.to_string() }
     }
 }
@@ -530,7 +530,10 @@ const CHART_HEIGHT: u32 = 440;
 
 /// The legend of a line chart: baselines first, as drawn, then a cross for frozen values.
 fn line_legend(series: &[Series]) -> Vec<LegendEntry> {
-    let drawn = series.iter().filter(|s| s.points.iter().any(|p| p.0.is_finite() && p.1.is_finite()));
+    // A series without a name (the second edge of a band) shares the legend entry before it.
+    let drawn = series
+        .iter()
+        .filter(|s| !s.name.is_empty() && s.points.iter().any(|p| p.0.is_finite() && p.1.is_finite()));
     let mut entries: Vec<LegendEntry> = drawn
         .map(|s| LegendEntry {
             name: s.name.clone(),

@@ -1,12 +1,14 @@
 //! Reports: `tune report` and the report every tuning run leaves behind: the parameters as an
 //! Excel workbook (`workbook.rs`), PNG heat maps and curves, plots of the run's logs
-//! (`images.rs`), and an offline `index.html` showing all of it (`html.rs`); also a readable
+//! (`images.rs`, and `bayes.rs` for a Bayesian run's model), and an offline `index.html` showing
+//! all of it (`html.rs`); also a readable
 //! summary of a Texel run and its loss curve.
 //!
 //! What the parts share lives here: the header's names of the file shown and of the baseline
 //! ([`Labels`]), the values a run froze (`"frozen"` in its `result.json`, [`Frozen`]), the
 //! elements no position can use ([`unused`]) and the largest changes ([`largest_changes`]).
 
+pub mod bayes;
 pub mod html;
 pub mod images;
 pub mod workbook;
@@ -344,6 +346,7 @@ pub fn write_report_labelled(
             tables.extend(images::curves(params, baseline, &frozen, out)?);
             if let Some(dir) = run_dir {
                 run_images = images::log_plots(dir, out)?;
+                run_images.extend(bayes::plots(dir, out)?);
             }
         }
         Err(e) => {

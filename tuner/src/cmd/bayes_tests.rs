@@ -1,0 +1,161 @@
+//! Tests of `tune bayes`: a run over a command's games that finds the peak, resumes exactly and
+//! writes its files; the Texel loss as an exact fitness; bad input refused before any work.
+
+use super::*;
+use crate::fitness::setup::tests::{small_dataset, tuner_args};
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("whetstone-bayes-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Arguments over `peak_game.py` (its win probability peaks at x = 30 of [-100, 100]).
+fn args(dir: &std::path::Path, extra: &[&str]) -> BayesArgs {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fitness/testdata/peak_game.py");
+    std::fs::write(dir.join("space.txt"), "x, int, 0, -100, 100, 5, 0.002\n").unwrap();
+    let command = format!("python3 '{}'", script.display());
+    let space = dir.join("space.txt");
+    let space = space.to_str().expect("a UTF-8 temporary path");
+    let fixed = [
+        "--fitness",
+        "command",
+        "--command",
+        &command,
+        "--space",
+        space,
+        "--concurrency",
+        "2",
+        "--n-initial-points",
+        "6",
+        "--games-per-point",
+        "4",
+        "--batch",
+        "3",
+    ];
+    tuner_args(&dir.join("run"), &[&fixed[..], extra].concat())
+}
+
+#[test]
+fn bayes_over_a_command_finds_the_peak_resumes_exactly_and_writes_its_files() {
+    let dir = temp("command");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let straight_args = args(&a, &["--games", "240"]);
+    let settings = straight_args.settings().unwrap();
+    let setup = straight_args.common.setup("bayes", FitnessKind::Selfplay).unwrap();
+    let straight = optimise(&straight_args, &settings, &setup, None).unwrap();
+    assert_eq!(straight.games.played() + straight.games.failed, 240);
+    let estimate = straight.estimate.as_ref().unwrap();
+    let x = setup.space.unit_to_values(&estimate.x)[0];
+    assert!((x - 30.0).abs() < 35.0, "estimate {x}");
+    // Every point was played at an integer, and the model learnt it there.
+    for o in straight.bayes.observations() {
+        let v = setup.space.unit_to_values(&o.x)[0];
+        assert!((v - v.round()).abs() < 1e-9, "{v}");
+    }
+    let first = args(&b, &["--games", "240"]);
+    let setup_b = first.common.setup("bayes", FitnessKind::Selfplay).unwrap();
+    let half = optimise(&first, &settings, &setup_b, Some(5)).unwrap();
+    assert_eq!(half.step, 5);
+    let resumed_args = args(&b, &["--games", "240", "--resume"]);
+    let resumed = optimise(&resumed_args, &settings, &setup_b, None).unwrap();
+    assert_eq!(resumed.games, straight.games);
+    assert_eq!(resumed.bayes.observations(), straight.bayes.observations());
+    assert_eq!(resumed.estimate, straight.estimate);
+    assert_eq!(resumed.history, straight.history);
+    let file = |d: &std::path::Path, f: &str| std::fs::read_to_string(d.join("run").join(f)).unwrap();
+    assert_eq!(file(&a, "trajectory.csv"), file(&b, "trajectory.csv"));
+    // Another acquisition on resume is refused.
+    let other = args(&b, &["--games", "240", "--resume", "--acq-function", "mes"]);
+    let e = optimise(&other, &other.settings().unwrap(), &setup_b, None).unwrap_err();
+    assert!(format!("{e:#}").contains("other settings"), "{e:#}");
+
+    // The whole command: result.json with the optimum and its regions, openbench.txt, bayes.json
+    // and the report's pictures drawn from it.
+    std::fs::create_dir_all(dir.join("full")).unwrap();
+    run(&args(&dir.join("full"), &["--games", "60"])).unwrap();
+    let full = dir.join("full/run");
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(full.join("result.json")).unwrap()).unwrap();
+    assert_eq!(result["games"], 60);
+    assert!(result["values"]["x"].is_number() && result["elo"].is_number(), "{result}");
+    let (lo, hi) =
+        (result["within_2sd"]["x"][0].as_f64().unwrap(), result["within_2sd"]["x"][1].as_f64().unwrap());
+    assert!(lo <= result["values"]["x"].as_f64().unwrap() + 0.5 && lo <= hi, "{result}");
+    assert!(std::fs::read_to_string(full.join("openbench.txt")).unwrap().starts_with("x, int, "));
+    let plots: crate::report::bayes::BayesPlots =
+        serde_json::from_str(&std::fs::read_to_string(full.join("bayes.json")).unwrap()).unwrap();
+    assert_eq!((plots.names.len(), plots.dependence[0].grid.len()), (1, 41));
+    assert_eq!(plots.points.len() as u64, result["points"].as_u64().unwrap());
+    let pictures = crate::report::bayes::plots(&full, &full).unwrap();
+    assert!(pictures.iter().any(|i| i.file == "bayes-objective.png"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_texel_loss_is_an_exact_fitness() {
+    let dir = temp("texel");
+    let data = small_dataset();
+    let a: BayesArgs = tuner_args(
+        &dir,
+        &[
+            "--fitness",
+            "texel",
+            "--data",
+            data.to_str().unwrap(),
+            "--only",
+            "tempo",
+            "--min-coverage",
+            "0",
+            "--points",
+            "16",
+            "--n-initial-points",
+            "6",
+        ],
+    );
+    let settings = a.settings().unwrap();
+    let setup = a.common.setup("bayes", FitnessKind::Selfplay).unwrap();
+    let state = optimise(&a, &settings, &setup, None).unwrap();
+    assert_eq!(state.bayes.observations().len(), 16);
+    assert_eq!(state.games.played(), 0);
+    let exact = setup.fitness.exact().unwrap();
+    let last = state.log.last().unwrap();
+    assert!(last.elo.is_nan() && last.loss.is_finite());
+    // The start is in the design, so the optimum of the model is no worse than the start by much.
+    assert!(
+        last.loss <= exact.loss(&setup.space.starts()) + 1e-5,
+        "{} vs {}",
+        last.loss,
+        exact.loss(&setup.space.starts())
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_input_is_refused_before_any_work() {
+    let dir = temp("bad");
+    let err =
+        |extra: &[&str]| format!("{:#}", run(&tuner_args::<BayesArgs>(&dir.join("run"), extra)).unwrap_err());
+    let e = err(&["--acq-function", "ucb"]);
+    assert!(e.contains("--acq-function") && e.contains("ts, mes, ei, pvrs"), "{e}");
+    assert!(err(&["--n-initial-points", "1"]).contains("at least 2 initial points"));
+    assert!(err(&["--problem", "nope"]).contains("known: log"));
+    assert!(err(&["--points", "0"]).contains("nothing to play"));
+    std::fs::write(dir.join("empty.txt"), "# nothing\n").unwrap();
+    let space = dir.join("empty.txt");
+    let e = err(&["--fitness", "command", "--command", "true", "--space", space.to_str().unwrap()]);
+    assert!(e.contains("no parameters"), "{e}");
+    assert!(!dir.join("run").exists(), "nothing was created");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_problem_prints_its_regret() {
+    let dir = temp("problem");
+    let a: BayesArgs = tuner_args(&dir, &["--problem", "log", "--games", "200", "--runs", "2"]);
+    run(&a).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+}
