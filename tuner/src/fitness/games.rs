@@ -89,16 +89,16 @@ impl<G: GameFitness> Fitness for G {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::sync::Mutex;
 
     use super::*;
 
     /// A game source whose candidates win when their first value is larger than the
     /// opponent's (the reference is 0), and that records what it was asked to play.
-    struct Judge {
+    pub(crate) struct Judge {
         duels: bool,
-        asked: Mutex<Vec<Trial>>,
+        pub(crate) asked: Mutex<Vec<Trial>>,
     }
 
     impl GameFitness for Judge {
@@ -134,7 +134,7 @@ mod tests {
         }
     }
 
-    fn judge(duels: bool) -> Judge {
+    pub(crate) fn judge(duels: bool) -> Judge {
         Judge { duels, asked: Mutex::new(Vec::new()) }
     }
 

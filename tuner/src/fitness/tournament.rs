@@ -106,53 +106,12 @@ impl<G: GameFitness> Fitness for Tournament<G> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Mutex;
-
     use super::*;
-    use crate::play::stats::GameScore;
-
-    /// Candidates whose strength is their first value: the stronger side of a game wins it, and
-    /// equal sides draw; the reference has strength 0. Records each trial.
-    struct Ladder {
-        asked: Mutex<Vec<Trial>>,
-    }
-
-    impl GameFitness for Ladder {
-        fn describe(&self) -> String {
-            "ladder".into()
-        }
-        fn duels(&self) -> bool {
-            true
-        }
-        fn play(
-            &self,
-            trials: &[Trial],
-            _seed: u64,
-            _stop: &AtomicBool,
-            _on_games: &mut dyn FnMut(u64),
-        ) -> Result<Vec<Games>> {
-            self.asked.lock().unwrap().extend(trials.iter().cloned());
-            Ok(trials
-                .iter()
-                .map(|t| {
-                    let other = t.opponent.as_ref().map_or(0.0, |o| o[0]);
-                    let mut g = Games::default();
-                    for _ in 0..t.games {
-                        g.record(match t.candidate[0].total_cmp(&other) {
-                            std::cmp::Ordering::Greater => GameScore::Win,
-                            std::cmp::Ordering::Less => GameScore::Loss,
-                            std::cmp::Ordering::Equal => GameScore::Draw,
-                        });
-                    }
-                    g
-                })
-                .collect())
-        }
-    }
+    use crate::fitness::games::tests::{judge, Judge};
 
     #[test]
     fn every_candidate_plays_its_rounds_and_each_game_counts_for_both_sides() {
-        let t = Tournament { source: Ladder { asked: Mutex::new(Vec::new()) } };
+        let t = Tournament { source: judge(true) };
         let candidates: Vec<Vec<f64>> = (0..8).map(|i| vec![i as f64]).collect();
         // Four games each: two rounds of four pairings, one game pair each.
         let scored = t.rank(&candidates, 4, 11, &AtomicBool::new(false)).unwrap();
@@ -167,7 +126,7 @@ mod tests {
 
     #[test]
     fn an_odd_one_out_plays_the_reference_and_the_schedule_follows_the_seed() {
-        let schedule = Tournament::<Ladder>::schedule(5, 3, 2);
+        let schedule = Tournament::<Judge>::schedule(5, 3, 2);
         assert_eq!(schedule.len(), 9, "three rounds of two pairings and one bye");
         assert_eq!(schedule.iter().filter(|(_, b)| b.is_none()).count(), 3);
         for round in schedule.chunks(3) {
@@ -175,9 +134,9 @@ mod tests {
             seen.sort();
             assert_eq!(seen, [0, 1, 2, 3, 4], "every candidate plays once a round");
         }
-        assert_eq!(schedule, Tournament::<Ladder>::schedule(5, 3, 2));
-        assert_ne!(schedule, Tournament::<Ladder>::schedule(5, 3, 3));
-        let t = Tournament { source: Ladder { asked: Mutex::new(Vec::new()) } };
+        assert_eq!(schedule, Tournament::<Judge>::schedule(5, 3, 2));
+        assert_ne!(schedule, Tournament::<Judge>::schedule(5, 3, 3));
+        let t = Tournament { source: judge(true) };
         let candidates: Vec<Vec<f64>> = [-1.0, 1.0, 2.0].iter().map(|&v| vec![v]).collect();
         let scored = t.rank(&candidates, 2, 5, &AtomicBool::new(false)).unwrap();
         let asked = t.source.asked.lock().unwrap();
