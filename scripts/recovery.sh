@@ -5,8 +5,8 @@
 # and measure each result against the baked values. The share of the lost Elo won back is
 # (Elo(result vs baked) - Elo(start vs baked)) / -Elo(start vs baked).
 #
-# Usage: scripts/recovery.sh [TUNER ...]      TUNER: spsa clop pbil-selfplay pbil-tournament
-#                                              (default: all four)
+# Usage: scripts/recovery.sh [TUNER ...]      TUNER: spsa clop bayes pbil-selfplay pbil-tournament
+#                                              (default: spsa clop pbil-selfplay pbil-tournament)
 #        scripts/recovery.sh --regenerate     rewrite params/perturbed.toml from params/eval.toml
 # Environment: GAMES (tuning budget, 10000), NODES (per move, 2000), CHECK_GAMES (each
 # measurement, 1000), SEED (1), OUT (reports/recovery). Reruns reuse finished runs and
@@ -76,9 +76,10 @@ for t in "${TUNERS[@]}"; do
     case $t in
         spsa) tuning spsa spsa ;;
         clop) tuning clop clop ;;
+        bayes) tuning bayes bayes ;;
         pbil-selfplay) tuning pbil-selfplay pbil --fitness selfplay --window 64 --elite 8 ;;
         pbil-tournament) tuning pbil-tournament pbil --fitness tournament --window 64 --elite 8 ;;
-        *) echo "unknown tuner '$t' (spsa, clop, pbil-selfplay, pbil-tournament)" >&2; exit 2 ;;
+        *) echo "unknown tuner '$t' (spsa, clop, bayes, pbil-selfplay, pbil-tournament)" >&2; exit 2 ;;
     esac
     measure "$t" "$OUT/$t/tuned.toml"
 done
