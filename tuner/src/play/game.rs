@@ -12,6 +12,7 @@ use whetstone::movegen::{legal_moves, noisy_moves, MoveList};
 use whetstone::{Color, Move, PieceType, Position};
 
 use super::limit::{Clocks, MoveLimit};
+pub use super::outcome::Outcome;
 use super::player::{FailureKind, GameView, Player, Score, Thought};
 
 /// When a game is ended early by the players' scores or by known endgames.
@@ -48,40 +49,6 @@ impl Adjudication {
     /// No adjudication: every game is played to its end by the rules.
     pub fn none() -> Adjudication {
         Adjudication { resign: None, draw: None, known_endgames: false, max_moves: None }
-    }
-}
-
-/// How a game ended, from White's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Outcome {
-    WhiteWins,
-    BlackWins,
-    Draw,
-}
-
-impl Outcome {
-    pub fn pgn(self) -> &'static str {
-        match self {
-            Outcome::WhiteWins => "1-0",
-            Outcome::BlackWins => "0-1",
-            Outcome::Draw => "1/2-1/2",
-        }
-    }
-
-    fn win_for(side: Color) -> Outcome {
-        match side {
-            Color::White => Outcome::WhiteWins,
-            Color::Black => Outcome::BlackWins,
-        }
-    }
-
-    /// The result for `side`: 1, 0.5 or 0.
-    pub fn points_for(self, side: Color) -> f64 {
-        match (self, side) {
-            (Outcome::Draw, _) => 0.5,
-            (Outcome::WhiteWins, Color::White) | (Outcome::BlackWins, Color::Black) => 1.0,
-            _ => 0.0,
-        }
     }
 }
 

@@ -9,7 +9,7 @@
 //!   `uci_engine.rs` + `external.rs` (a UCI binary), `uci_option.rs` (its declared options and the
 //!   `setoption` lines checked against them), `xboard_text.rs` + `xboard_engine.rs` + `xboard.rs`
 //!   (an xboard binary);
-//! - `game.rs` (one game: rules, clocks, adjudication, the record), `pgn_out.rs` (the record as PGN);
+//! - `game.rs` (one game: rules, clocks, adjudication, the record), `outcome.rs` (how it ended), `pgn_out.rs` (the record as PGN);
 //! - `book.rs` (openings), `runner.rs` (game pairs over worker threads), `stats.rs` (Elo, LOS,
 //!   pentanomial, SPRT), `tally.rs` (a run's results), `output.rs` (a run's games.pgn);
 //! - runs: `match_run.rs` (a resumable match, over `journal.rs`, its record of finished pairs, and
@@ -29,6 +29,7 @@ pub mod journal;
 pub mod limit;
 pub mod match_run;
 pub mod opponents;
+pub mod outcome;
 pub mod output;
 pub mod pgn_out;
 pub mod player;

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use whetstone::{Move, Position};
 
-use super::game::Outcome;
 use super::limit::{MoveBudget, MoveLimit};
+use super::outcome::Outcome;
 
 /// A search score from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
