@@ -16,7 +16,7 @@ use whetstone::params::{EvalParamSet, ParamSet, SearchParamSet};
 
 use crate::export::verify::VerifyArgs;
 use crate::export::{conclude, finish_run, Found};
-use crate::model::prior::Prior;
+use crate::fitness::setup::PriorArgs;
 use crate::model::store::shuffle;
 use crate::model::{load_traces, split, Data, Kernel, Layout, Model};
 use crate::optim::{local_search_pass, Adam};
@@ -80,20 +80,8 @@ pub struct TexelArgs {
     /// best measured in games (docs/tuning.md: +67 Elo against the hand-set start; none: -19).
     #[arg(long, default_value_t = 0.003)]
     pub l2: f64,
-    /// Smoothness prior: adds λ·Σ((w_a - w_b)/100)² over neighbouring squares of each board
-    /// and neighbouring entries of each ordered list (--prior-terms), so a value the data barely
-    /// sees follows its neighbours; values of those tables are then tuned whatever their
-    /// coverage. 0 turns it off.
-    #[arg(long, default_value_t = 0.0, value_name = "λ")]
-    pub smooth: f64,
-    /// Symmetry prior: adds μ·Σ((w_sq - w_mirror)/100)² over each board's squares and their
-    /// mirrors across the d/e line (a1 and h1). 0 turns it off.
-    #[arg(long, default_value_t = 0.0, value_name = "μ")]
-    pub mirror: f64,
-    /// The tables --smooth and --mirror cover, as globs over term names.
-    #[arg(long, num_args = 1.., value_name = "GLOB",
-          default_values_t = crate::model::prior::DEFAULT_TERMS.iter().map(|s| s.to_string()))]
-    pub prior_terms: Vec<String>,
+    #[command(flatten)]
+    pub prior: PriorArgs,
     /// Keep the evaluation's centipawn scale: multiply the tuned centipawn values (all of them,
     /// frozen ones too) by K refitted on them / K, so the sigmoid fits them at the run's K. The
     /// fit is the same (the same evaluation, expressed in the starting scale); what changes is
@@ -134,13 +122,6 @@ pub struct Checkpoint {
     pub adam: Adam,
     pub log: Vec<EpochLog>,
     pub best_loss: f64,
-}
-
-impl TexelArgs {
-    /// The prior --smooth and --mirror ask for (empty when both are 0).
-    pub fn prior(&self, set: &ParamSet) -> Result<Prior> {
-        Prior::new(set, &self.prior_terms, self.smooth, self.mirror)
-    }
 }
 
 pub fn run(args: &TexelArgs) -> Result<()> {
@@ -198,7 +179,7 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
         bail!("every matching value is below --min-coverage {}", args.min_coverage);
     }
     // Rare values of the prior's tables are tuned after all: their neighbours hold them.
-    let prior = args.prior(&set)?;
+    let prior = args.prior.prior(&set)?;
     if !prior.is_empty() {
         let (held, still): (Vec<usize>, Vec<usize>) = rare.iter().partition(|&&i| prior.covers(i));
         eprintln!(
@@ -233,7 +214,7 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
     let train = Model { layout: &layout, store: &data.train };
     let valid = Model { layout: &layout, store: &data.valid };
     let bounds = set.value_bounds();
-    let prior = args.prior(set)?;
+    let prior = args.prior.prior(set)?;
     let run = RunDir::create(&args.out)?;
     run.write_meta("texel", args, args.resume, None)?;
     let start: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
@@ -462,9 +443,7 @@ mod tests {
             learning_rate: 1.0,
             min_coverage: 0.0,
             l2: 0.0,
-            smooth: 0.0,
-            mirror: 0.0,
-            prior_terms: vec![],
+            prior: PriorArgs { smooth: 0.0, mirror: 0.0, prior_terms: vec![] },
             keep_scale: true,
             concurrency: None,
             out: out.to_path_buf(),

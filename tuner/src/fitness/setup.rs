@@ -71,17 +71,9 @@ pub struct TuneArgs {
     /// +54 Elo against the start, where 0.0003 gained nothing and no pull lost badly.
     #[arg(long, default_value_t = 0.001)]
     pub l2: f64,
-    /// --fitness texel: smoothness prior over neighbouring squares and list entries of the
-    /// --prior-terms tables, as `tune texel --smooth` (0: off).
-    #[arg(long, default_value_t = 0.0, value_name = "λ")]
-    pub smooth: f64,
-    /// --fitness texel: symmetry prior over each board's mirrored squares, as `tune texel --mirror`.
-    #[arg(long, default_value_t = 0.0, value_name = "μ")]
-    pub mirror: f64,
-    /// --fitness texel: the tables --smooth and --mirror cover.
-    #[arg(long, num_args = 1.., value_name = "GLOB",
-          default_values_t = crate::model::prior::DEFAULT_TERMS.iter().map(|s| s.to_string()))]
-    pub prior_terms: Vec<String>,
+    /// --fitness texel: the smoothness and symmetry prior over tables (as `tune texel`).
+    #[command(flatten)]
+    pub prior: PriorArgs,
     /// --fitness texel: leave values seen in fewer than this many positions alone.
     #[arg(long, default_value_t = 1000.0)]
     pub min_coverage: f64,
@@ -120,6 +112,32 @@ pub struct TuneArgs {
     /// fitness.
     #[command(flatten)]
     pub play: PlayArgs,
+}
+
+/// The prior over tables, for `tune texel` and the black-box tuners' Texel fitness.
+#[derive(clap::Args, Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct PriorArgs {
+    /// Smoothness prior: adds λ·Σ((w_a - w_b)/100)² over neighbouring squares of each board
+    /// and neighbouring entries of each ordered list (--prior-terms), so a value the data barely
+    /// sees follows its neighbours; values of those tables are then tuned whatever their
+    /// coverage. 0 turns it off.
+    #[arg(long, default_value_t = 0.0, value_name = "λ")]
+    pub smooth: f64,
+    /// Symmetry prior: adds μ·Σ((w_sq - w_mirror)/100)² over each board's squares and their
+    /// mirrors across the d/e line (a1 and h1). 0 turns it off.
+    #[arg(long, default_value_t = 0.0, value_name = "μ")]
+    pub mirror: f64,
+    /// The tables --smooth and --mirror cover, as globs over term names.
+    #[arg(long, num_args = 1.., value_name = "GLOB",
+          default_values_t = crate::model::prior::DEFAULT_TERMS.iter().map(|s| s.to_string()))]
+    pub prior_terms: Vec<String>,
+}
+
+impl PriorArgs {
+    /// The prior these options ask for (empty when both strengths are 0).
+    pub fn prior(&self, set: &whetstone::params::ParamSet) -> Result<Prior> {
+        Prior::new(set, &self.prior_terms, self.smooth, self.mirror)
+    }
 }
 
 /// What a tuner run starts from.
@@ -197,7 +215,7 @@ impl TuneArgs {
                     !self.play.quiet,
                     self.l2,
                 )?;
-                texel.prior = Prior::new(&eval, &self.prior_terms, self.smooth, self.mirror)?;
+                texel.prior = self.prior.prior(&eval)?;
                 let (covered, rare) = texel.keep_covered(self.min_coverage, &eval.value_names());
                 if covered.dims.is_empty() {
                     bail!("every selected value is below --min-coverage {}", self.min_coverage);
