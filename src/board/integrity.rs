@@ -85,12 +85,15 @@ impl Position {
             }
         }
         // Incremental keys equal keys computed from scratch.
-        let (key, pawn_key, material_key) = self.keys_from_scratch();
+        let (key, pawn_key, material_key, non_pawn_keys) = self.keys_from_scratch();
         if key != self.st.key {
             problems.push(format!("key {:#x} != recomputed {key:#x}", self.st.key));
         }
         if pawn_key != self.st.pawn_key {
             problems.push("pawn key differs from the recomputed one".to_string());
+        }
+        if non_pawn_keys != self.st.non_pawn_keys {
+            problems.push("non-pawn keys differ from the recomputed ones".to_string());
         }
         if material_key != self.st.material_key {
             problems.push("material key differs from the recomputed one".to_string());

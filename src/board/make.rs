@@ -45,9 +45,7 @@ impl Position {
                 self.move_piece(piece, from, to);
                 let k = zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
                 self.st.key ^= k;
-                if piece.piece_type() == PieceType::Pawn {
-                    self.st.pawn_key ^= k;
-                }
+                self.xor_structure_key(piece, k);
             }
             if piece.piece_type() == PieceType::Pawn {
                 self.st.halfmove_clock = 0;
@@ -147,15 +145,24 @@ impl Position {
         self.put_with_keys(rook, rook_destination(us, side));
     }
 
+    /// A piece of `piece`'s kind moved on or off squares whose keys XOR to `k`: the pawn key
+    /// or its side's non-pawn key changes with it.
+    #[inline(always)]
+    fn xor_structure_key(&mut self, piece: Piece, k: u64) {
+        if piece.piece_type() == PieceType::Pawn {
+            self.st.pawn_key ^= k;
+        } else {
+            self.st.non_pawn_keys[piece.color().index()] ^= k;
+        }
+    }
+
     /// Removes a piece and updates the position, pawn and material keys.
     #[inline(always)]
     fn remove_with_keys(&mut self, piece: Piece, sq: Square) {
         self.remove_piece(piece, sq);
         let k = zobrist::piece_square(piece, sq);
         self.st.key ^= k;
-        if piece.piece_type() == PieceType::Pawn {
-            self.st.pawn_key ^= k;
-        }
+        self.xor_structure_key(piece, k);
         let remaining = self.count(piece.color(), piece.piece_type());
         self.st.material_key ^= zobrist::material(piece, remaining);
     }
@@ -167,9 +174,7 @@ impl Position {
         self.put_piece(piece, sq);
         let k = zobrist::piece_square(piece, sq);
         self.st.key ^= k;
-        if piece.piece_type() == PieceType::Pawn {
-            self.st.pawn_key ^= k;
-        }
+        self.xor_structure_key(piece, k);
         self.st.material_key ^= zobrist::material(piece, before);
     }
 }

@@ -19,6 +19,9 @@ pub struct State {
     pub pawn_key: u64,
     /// Key of the piece counts alone: the known-endgame table key.
     pub material_key: u64,
+    /// Per colour, the key of that side's pieces other than pawns (kings included): the
+    /// correction-history key for the piece placement.
+    pub non_pawn_keys: [u64; 2],
     pub castling: CastlingRights,
     /// Set only when a pawn of the side to move attacks it, so equal positions get equal keys.
     pub en_passant: Option<Square>,
@@ -143,6 +146,12 @@ impl Position {
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
         self.st.pawn_key
+    }
+
+    /// The key of `color`'s pieces other than pawns.
+    #[inline(always)]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.st.non_pawn_keys[color.index()]
     }
 
     #[inline(always)]
@@ -287,17 +296,21 @@ impl Position {
 
     // ---- Keys from scratch -----------------------------------------------------------------
 
-    /// (key, pawn key, material key) computed from the placement and state, ignoring the
-    /// incrementally maintained values: the reference the integrity check compares against.
-    pub fn keys_from_scratch(&self) -> (u64, u64, u64) {
+    /// (key, pawn key, material key, non-pawn keys) computed from the placement and state,
+    /// ignoring the incrementally maintained values: the reference the integrity check compares
+    /// against.
+    pub fn keys_from_scratch(&self) -> (u64, u64, u64, [u64; 2]) {
         let mut key = 0;
         let mut pawn_key = 0;
+        let mut non_pawn_keys = [0; 2];
         let mut counts = [[0u32; PieceType::NUM]; Color::NUM];
         for sq in self.occupied() {
             let p = self.piece_on(sq).expect("occupied square holds a piece");
             key ^= zobrist::piece_square(p, sq);
             if p.piece_type() == PieceType::Pawn {
                 pawn_key ^= zobrist::piece_square(p, sq);
+            } else {
+                non_pawn_keys[p.color().index()] ^= zobrist::piece_square(p, sq);
             }
             counts[p.color().index()][p.piece_type().index()] += 1;
         }
@@ -308,7 +321,7 @@ impl Position {
         if let Some(ep) = self.st.en_passant {
             key ^= zobrist::en_passant(ep);
         }
-        (key, pawn_key, zobrist::material_key(&counts))
+        (key, pawn_key, zobrist::material_key(&counts), non_pawn_keys)
     }
 
     /// Whether an en-passant capture onto `ep` would be pseudo-legal for the side to move.
@@ -355,10 +368,11 @@ impl Position {
                 self.st.en_passant = None;
             }
         }
-        let (key, pawn_key, material_key) = self.keys_from_scratch();
+        let (key, pawn_key, material_key, non_pawn_keys) = self.keys_from_scratch();
         self.st.key = key;
         self.st.pawn_key = pawn_key;
         self.st.material_key = material_key;
+        self.st.non_pawn_keys = non_pawn_keys;
         self.update_check_info();
     }
 }

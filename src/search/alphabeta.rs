@@ -7,6 +7,7 @@ use crate::movegen::{quiet_checks, MoveList, MAX_MOVES};
 use crate::types::{Move, PieceType};
 
 use super::baked::idx;
+use super::correction::CorrectionWeights;
 use super::history::{piece_to, MAX_PLY, NO_PIECE_TO};
 use super::movepick::{is_noisy, MovePicker};
 use super::see::{see_ge, SEE_VALUE};
@@ -76,8 +77,10 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 4. Static evaluation (from the table when there is one).
-        let eval = if in_check {
+        // Step 4. Static evaluation (from the table when there is one). The table keeps the raw
+        // evaluation; the search prunes by it corrected with what earlier searches of the same
+        // structures found (the correction history).
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             match entry {
@@ -85,11 +88,23 @@ impl Searcher<'_> {
                 None => self.static_eval(),
             }
         };
+        let eval = if in_check { -INFINITY } else { self.corrected(raw_eval) };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
         let p = self.params;
 
         if !in_check && !pv_node && excluded.is_null() {
+            // Step 5a. Razoring: far below alpha near the horizon, only a capture can help; if
+            // quiescence cannot lift the score to alpha either, trust it.
+            if p[idx::RAZOR_MARGIN] > 0 && depth <= 3 && eval + p[idx::RAZOR_MARGIN] * depth <= alpha {
+                let score = self.qsearch(alpha, alpha + 1, ply, 0);
+                if self.stopped {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
+            }
             // Step 5. Reverse futility pruning: far above beta at low depth, assume a cutoff.
             let margin = p[idx::RFP_MARGIN] * (depth - improving as i32);
             if depth <= p[idx::RFP_MAX_DEPTH] && eval - margin >= beta && eval < MATE_BOUND {
@@ -296,7 +311,19 @@ impl Searcher<'_> {
             Bound::Upper
         };
         if excluded.is_null() && (self.excluded_root_moves.is_empty() || !root) {
-            self.tt.store(key, best_move, score_to_tt(best_score, ply), eval, depth, bound);
+            self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound);
+            // Teach the correction history when the result says which way the evaluation erred:
+            // not after a capture won (the evaluation cannot see those), not from a bound on the
+            // wrong side of the evaluation.
+            let best_is_quiet = best_move.is_null() || !is_noisy(&self.pos, best_move);
+            if !in_check
+                && best_is_quiet
+                && best_score.abs() < MATE_BOUND
+                && !(bound == Bound::Lower && best_score <= eval)
+                && !(bound == Bound::Upper && best_score >= eval)
+            {
+                self.history.correction.update(&self.pos, depth, best_score - eval);
+            }
         }
         best_score
     }
@@ -331,7 +358,7 @@ impl Searcher<'_> {
             }
         }
 
-        let stand_pat = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             match entry {
@@ -339,10 +366,11 @@ impl Searcher<'_> {
                 None => self.static_eval(),
             }
         };
+        let stand_pat = if in_check { -INFINITY } else { self.corrected(raw_eval) };
         if stand_pat >= beta {
             if entry.is_none() {
                 // Keep the evaluation: the next visit skips it.
-                self.tt.store(key, Move::NULL, score_to_tt(stand_pat, ply), stand_pat, 0, Bound::Lower);
+                self.tt.store(key, Move::NULL, score_to_tt(stand_pat, ply), raw_eval, 0, Bound::Lower);
             }
             return stand_pat;
         }
@@ -423,8 +451,17 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, score_to_tt(best, ply), stand_pat, 0, bound);
+        self.tt.store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
         best
+    }
+
+    /// The static evaluation corrected by the correction history, kept clear of mate scores.
+    fn corrected(&self, raw_eval: i32) -> i32 {
+        let weights = CorrectionWeights {
+            pawn: self.params[idx::CORR_PAWN],
+            non_pawn: self.params[idx::CORR_NON_PAWN],
+        };
+        (raw_eval + self.history.correction.value(&self.pos, weights)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {

@@ -27,8 +27,11 @@ pub mod idx {
     pub const TIME_START_PERCENT: usize = 19;
     pub const SINGULAR_MIN_DEPTH: usize = 20;
     pub const SINGULAR_MARGIN: usize = 21;
+    pub const CORR_PAWN: usize = 22;
+    pub const CORR_NON_PAWN: usize = 23;
+    pub const RAZOR_MARGIN: usize = 24;
     /// Number of elements in all.
-    pub const COUNT: usize = 22;
+    pub const COUNT: usize = 25;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -163,6 +166,24 @@ pub const SINGULAR_MARGIN: [i32; 1] = [
     16,
 ];
 
+/// Correction history: weight (percent) of the static-evaluation correction learned per pawn structure (0: off).
+#[rustfmt::skip]
+pub const CORR_PAWN: [i32; 1] = [
+    0,
+];
+
+/// Correction history: weight (percent) of the corrections learned per placement of each side's other pieces (0: off).
+#[rustfmt::skip]
+pub const CORR_NON_PAWN: [i32; 1] = [
+    0,
+];
+
+/// Razoring: at depth <= 3 in non-PV nodes, a static evaluation this far per ply below alpha goes to quiescence, and returns if that fails low too (cp; 0: off).
+#[rustfmt::skip]
+pub const RAZOR_MARGIN: [i32; 1] = [
+    0,
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -190,6 +211,9 @@ pub fn param_set() -> ParamSet {
             term("time.start_percent", "Another iteration starts only while this share (percent) of the soft budget is unspent.", Shape::Scalar, false, true, 20, 100, &TIME_START_PERCENT, &[]),
             term("singular.min_depth", "Singular extensions: shallowest depth where the hash move is tested for being the only good move.", Shape::Scalar, false, true, 4, 16, &SINGULAR_MIN_DEPTH, &[]),
             term("singular.margin", "Singular extensions: the other moves must stay this far below the hash move's score, in eighths of a cp per ply of depth.", Shape::Scalar, false, true, 0, 64, &SINGULAR_MARGIN, &[]),
+            term("corr.pawn", "Correction history: weight (percent) of the static-evaluation correction learned per pawn structure (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_PAWN, &[]),
+            term("corr.non_pawn", "Correction history: weight (percent) of the corrections learned per placement of each side's other pieces (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_NON_PAWN, &[]),
+            term("razor.margin", "Razoring: at depth <= 3 in non-PV nodes, a static evaluation this far per ply below alpha goes to quiescence, and returns if that fails low too (cp; 0: off).", Shape::Scalar, false, true, 0, 1000, &RAZOR_MARGIN, &[]),
         ],
     }
 }

@@ -1,7 +1,9 @@
 //! Move-ordering memory: killer moves per ply, counter-moves, butterfly history, continuation
 //! history (a quiet move's success after the moves one and two plies before it) and capture
-//! history (a capture's success by moving piece, square and victim).
+//! history (a capture's success by moving piece, square and victim), and the static-evaluation
+//! correction history.
 
+use super::correction::Correction;
 use crate::board::Position;
 use crate::types::{Move, MoveKind, PieceType};
 
@@ -17,6 +19,8 @@ pub type PieceTo = usize;
 pub const NO_PIECE_TO: PieceTo = 12 * 64;
 
 pub struct History {
+    /// What searches taught about the static evaluation (kept across moves like the rest).
+    pub correction: Correction,
     /// butterfly[side][from][to]
     butterfly: Vec<[[i32; 64]; 64]>,
     /// continuation[previous piece-to][piece-to]; shared by the 1- and 2-ply-back tables.
@@ -31,6 +35,7 @@ pub struct History {
 impl Default for History {
     fn default() -> History {
         History {
+            correction: Correction::default(),
             butterfly: vec![[[0; 64]; 64]; 2],
             continuation: vec![[0; 12 * 64]; 12 * 64 + 1],
             capture: vec![[0; 6]; 12 * 64],

@@ -4,6 +4,7 @@
 
 mod alphabeta;
 pub mod baked;
+pub mod correction;
 pub mod history;
 pub mod movepick;
 pub mod params;
