@@ -14,6 +14,10 @@ use super::see::{see_ge, SEE_VALUE};
 use super::tt::Bound;
 use super::{Searcher, INFINITY, MATE, MATE_BOUND};
 
+/// Double singular extensions allowed on one line from the root (they could otherwise make a
+/// search that never reaches its horizon).
+const MAX_DOUBLE_EXTENSIONS: u8 = 6;
+
 impl Searcher<'_> {
     /// Negamax principal variation search. Returns a score from the side to move's view.
     /// `cut_node`: a zero-window node expected to fail high (the child of a reduced or
@@ -212,7 +216,12 @@ impl Searcher<'_> {
                     return 0;
                 }
                 if score < singular_beta {
-                    extension = 1;
+                    // Far below: extend twice, a bounded number of times on any one line.
+                    let double = p[idx::SINGULAR_DOUBLE_MARGIN] > 0
+                        && !pv_node
+                        && score < singular_beta - p[idx::SINGULAR_DOUBLE_MARGIN]
+                        && self.double_extensions[ply] < MAX_DOUBLE_EXTENSIONS;
+                    extension = 1 + double as i32;
                 } else if singular_beta >= beta {
                     return singular_beta;
                 } else if tt_score >= beta {
@@ -226,7 +235,12 @@ impl Searcher<'_> {
             }
             let new_depth = depth - 1 + extension;
 
-            let history_score = if quiet { self.history.quiet_score(&self.pos, m, conts) } else { 0 };
+            let history_score = if quiet {
+                self.history.quiet_score(&self.pos, m, conts)
+            } else {
+                self.history.capture_score(&self.pos, m)
+            };
+            self.double_extensions[ply + 1] = self.double_extensions[ply] + (extension > 1) as u8;
             self.moved[ply + 2] = piece_to(&self.pos, m);
             let nodes_before = self.nodes;
             self.pos.make_move(m);
@@ -239,12 +253,19 @@ impl Searcher<'_> {
 
             // Step 11. Late-move reductions, then the principal variation search.
             let mut score;
-            if depth >= 3 && moves_searched > 1 + pv_node as usize && quiet {
+            // Late captures are reduced too when `lmr.noisy` says by how much (percent of a
+            // quiet move's reduction); checks never.
+            let reduce_noisy = !quiet && !gives_check && p[idx::LMR_NOISY] > 0;
+            if depth >= 3 && moves_searched > 1 + pv_node as usize && (quiet || reduce_noisy) {
                 let mut r = p.reduction(depth, moves_searched);
-                r -= pv_node as i32;
-                r += !improving as i32;
-                r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
-                r -= gives_check as i32;
+                if quiet {
+                    r -= pv_node as i32;
+                    r += !improving as i32;
+                    r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
+                    r -= gives_check as i32;
+                } else {
+                    r = r * p[idx::LMR_NOISY] / 100 - pv_node as i32;
+                }
                 r -= history_score / 8192; // well-tried moves less, failures more
                 r += p[idx::LMR_CUT_NODE] * cut_node as i32;
                 let r = r.clamp(0, new_depth - 1);

@@ -30,8 +30,10 @@ pub mod idx {
     pub const CORR_PAWN: usize = 22;
     pub const CORR_NON_PAWN: usize = 23;
     pub const RAZOR_MARGIN: usize = 24;
+    pub const SINGULAR_DOUBLE_MARGIN: usize = 25;
+    pub const LMR_NOISY: usize = 26;
     /// Number of elements in all.
-    pub const COUNT: usize = 25;
+    pub const COUNT: usize = 27;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -169,18 +171,30 @@ pub const SINGULAR_MARGIN: [i32; 1] = [
 /// Correction history: weight (percent) of the static-evaluation correction learned per pawn structure (0: off).
 #[rustfmt::skip]
 pub const CORR_PAWN: [i32; 1] = [
-    0,
+    100,
 ];
 
 /// Correction history: weight (percent) of the corrections learned per placement of each side's other pieces (0: off).
 #[rustfmt::skip]
 pub const CORR_NON_PAWN: [i32; 1] = [
-    0,
+    50,
 ];
 
 /// Razoring: at depth <= 3 in non-PV nodes, a static evaluation this far per ply below alpha goes to quiescence, and returns if that fails low too (cp; 0: off).
 #[rustfmt::skip]
 pub const RAZOR_MARGIN: [i32; 1] = [
+    0,
+];
+
+/// Singular extensions: outside PV nodes, a hash move whose alternatives stay this far (cp) below the singular bound is extended two plies, at most 6 times on one line (0: off).
+#[rustfmt::skip]
+pub const SINGULAR_DOUBLE_MARGIN: [i32; 1] = [
+    0,
+];
+
+/// Late-move reduction of captures and promotions that do not check, in percent of a quiet move's reduction (0: off).
+#[rustfmt::skip]
+pub const LMR_NOISY: [i32; 1] = [
     0,
 ];
 
@@ -214,6 +228,8 @@ pub fn param_set() -> ParamSet {
             term("corr.pawn", "Correction history: weight (percent) of the static-evaluation correction learned per pawn structure (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_PAWN, &[]),
             term("corr.non_pawn", "Correction history: weight (percent) of the corrections learned per placement of each side's other pieces (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_NON_PAWN, &[]),
             term("razor.margin", "Razoring: at depth <= 3 in non-PV nodes, a static evaluation this far per ply below alpha goes to quiescence, and returns if that fails low too (cp; 0: off).", Shape::Scalar, false, true, 0, 1000, &RAZOR_MARGIN, &[]),
+            term("singular.double_margin", "Singular extensions: outside PV nodes, a hash move whose alternatives stay this far (cp) below the singular bound is extended two plies, at most 6 times on one line (0: off).", Shape::Scalar, false, true, 0, 200, &SINGULAR_DOUBLE_MARGIN, &[]),
+            term("lmr.noisy", "Late-move reduction of captures and promotions that do not check, in percent of a quiet move's reduction (0: off).", Shape::Scalar, false, true, 0, 200, &LMR_NOISY, &[]),
         ],
     }
 }

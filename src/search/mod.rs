@@ -102,6 +102,8 @@ pub struct Searcher<'a> {
     moved: [history::PieceTo; MAX_PLY + 3],
     /// excluded[ply]: the move a singular-extension search at `ply` leaves out (null: none).
     excluded: [Move; MAX_PLY + 1],
+    /// double_extensions[ply]: double singular extensions on the line from the root to `ply`.
+    double_extensions: [u8; MAX_PLY + 2],
     /// root_nodes[from][to]: nodes spent below each root move in this search (time management).
     root_nodes: Box<[[u64; 64]; 64]>,
     pv: Vec<[Move; MAX_PLY + 1]>,
@@ -141,6 +143,7 @@ impl<'a> Searcher<'a> {
             eval_stack: [0; MAX_PLY + 1],
             moved: [history::NO_PIECE_TO; MAX_PLY + 3],
             excluded: [Move::NULL; MAX_PLY + 1],
+            double_extensions: [0; MAX_PLY + 2],
             root_nodes: Box::new([[0; 64]; 64]),
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
