@@ -51,8 +51,15 @@ pub mod idx {
     pub const ROOK_SEVENTH: usize = 553;
     pub const QUEEN_SEVENTH: usize = 554;
     pub const TEMPO: usize = 555;
+    pub const PAWNS_CONNECTED: usize = 556;
+    pub const PASSED_SAFE_STOP: usize = 564;
+    pub const BISHOP_OUTPOST: usize = 572;
+    pub const MINOR_BEHIND_PAWN: usize = 573;
+    pub const IMBALANCE_KNIGHT_PAWNS: usize = 574;
+    pub const IMBALANCE_ROOK_PAWNS: usize = 575;
+    pub const KING_PAWN_DISTANCE: usize = 576;
     /// Number of elements in all.
-    pub const COUNT: usize = 556;
+    pub const COUNT: usize = 584;
 }
 
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
@@ -373,6 +380,48 @@ pub const TEMPO: [S; 1] = [
     S(   7,    0),
 ];
 
+/// Pawn defended by an own pawn or standing beside one (a phalanx), by relative rank.
+#[rustfmt::skip]
+pub const PAWNS_CONNECTED: [S; 8] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Passed pawn whose next square is empty and not attacked by the enemy, by relative rank.
+#[rustfmt::skip]
+pub const PASSED_SAFE_STOP: [S; 8] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Bishop on the relative fourth to sixth rank, defended by an own pawn, that no enemy pawn can ever attack.
+#[rustfmt::skip]
+pub const BISHOP_OUTPOST: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Knight or bishop with an own pawn on the square in front of it.
+#[rustfmt::skip]
+pub const MINOR_BEHIND_PAWN: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Per knight, per own pawn more than five (fewer pawns count negative): knights gain with pawns on the board (Kaufman).
+#[rustfmt::skip]
+pub const IMBALANCE_KNIGHT_PAWNS: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Per rook, per own pawn more than five (fewer pawns count negative): rooks gain as pawns come off (Kaufman).
+#[rustfmt::skip]
+pub const IMBALANCE_ROOK_PAWNS: [S; 1] = [
+    S(   0,    0),
+];
+
+/// King by its distance to the nearest pawn of either side (only with pawns on the board).
+#[rustfmt::skip]
+pub const KING_PAWN_DISTANCE: [S; 8] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -423,6 +472,13 @@ pub fn param_set() -> ParamSet {
             term("rook.seventh", "Rook on the relative seventh rank while enemy pawns are on it or the enemy king is on the eighth.", Shape::Scalar, true, true, -300, 300, &ROOK_SEVENTH, &[]),
             term("queen.seventh", "Queen on the relative seventh rank while enemy pawns are on it or the enemy king is on the eighth.", Shape::Scalar, true, true, -300, 300, &QUEEN_SEVENTH, &[]),
             term("tempo", "Bonus for the side to move.", Shape::Scalar, true, true, 0, 100, &TEMPO, &[]),
+            term("pawns.connected", "Pawn defended by an own pawn or standing beside one (a phalanx), by relative rank.", Shape::List, true, true, -300, 300, &PAWNS_CONNECTED, &[0, 7]),
+            term("passed.safe_stop", "Passed pawn whose next square is empty and not attacked by the enemy, by relative rank.", Shape::List, true, true, -300, 300, &PASSED_SAFE_STOP, &[0, 7]),
+            term("bishop.outpost", "Bishop on the relative fourth to sixth rank, defended by an own pawn, that no enemy pawn can ever attack.", Shape::Scalar, true, true, -300, 300, &BISHOP_OUTPOST, &[]),
+            term("minor.behind_pawn", "Knight or bishop with an own pawn on the square in front of it.", Shape::Scalar, true, true, -300, 300, &MINOR_BEHIND_PAWN, &[]),
+            term("imbalance.knight_pawns", "Per knight, per own pawn more than five (fewer pawns count negative): knights gain with pawns on the board (Kaufman).", Shape::Scalar, true, true, -100, 100, &IMBALANCE_KNIGHT_PAWNS, &[]),
+            term("imbalance.rook_pawns", "Per rook, per own pawn more than five (fewer pawns count negative): rooks gain as pawns come off (Kaufman).", Shape::Scalar, true, true, -100, 100, &IMBALANCE_ROOK_PAWNS, &[]),
+            term("king.pawn_distance", "King by its distance to the nearest pawn of either side (only with pawns on the board).", Shape::List, true, true, -300, 300, &KING_PAWN_DISTANCE, &[0]),
         ],
     }
 }

@@ -61,8 +61,12 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, acc: &mut A) -> EvalContext
     for color in Color::ALL {
         terms::pieces::material_and_placement(pos, color, acc);
         terms::pieces::pieces(pos, color, &mut info, acc);
-        terms::pawns::passed_pieces(pos, color, passed[color.index()], acc);
         terms::king::pawn_shelter(pos, color, acc);
+        terms::king::pawn_distance(pos, color, acc);
+    }
+    // The passed pawns' safe squares need both sides' attacks.
+    for color in Color::ALL {
+        terms::pawns::passed_pieces(pos, color, passed[color.index()], &info, acc);
     }
     for defender in Color::ALL {
         terms::king::king_danger(pos, defender, &info, acc);

@@ -4,6 +4,12 @@
 use super::*;
 use crate::movegen::legal_moves;
 
+/// The net coefficient (White's count minus Black's) of one weight element in the trace of `fen`.
+pub(crate) fn coefficient(fen: &str, element: usize) -> i16 {
+    let t = trace(&Position::from_fen(fen).unwrap());
+    t.linear.iter().find(|&&(i, _)| i as usize == element).map_or(0, |&(_, c)| c)
+}
+
 /// Every perft-suite position plus positions reached from them by seeded random play.
 pub(crate) fn sample_positions(count: usize) -> Vec<Position> {
     let suites =

@@ -27,6 +27,16 @@ pub fn pawn_shelter<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) {
     }
 }
 
+/// The king's distance to the nearest pawn of either side (kings must reach the pawns in the
+/// endgame); nothing without pawns.
+pub fn pawn_distance<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) {
+    let king = pos.king_square(color);
+    let pawns = pos.pieces_of_type(PieceType::Pawn);
+    if let Some(distance) = pawns.into_iter().map(|sq| king.distance(sq) as usize).min() {
+        acc.add(color, idx::KING_PAWN_DISTANCE + distance.min(7), 1);
+    }
+}
+
 /// Relative rank (from `color`'s side) of the pawn closest to `color`'s first rank, 0 if none.
 fn nearest_rank(color: Color, pawns: Bitboard) -> usize {
     if pawns.is_empty() {
@@ -71,4 +81,22 @@ pub fn king_danger<A: Accumulator>(pos: &Position, defender: Color, info: &Attac
     features[n + 3] = (idx::KING_SAFETY_NO_QUEEN, pos.pieces(attacker, PieceType::Queen).is_empty() as i32);
     features[n + 4] = (idx::KING_SAFETY_OFFSET, 1);
     acc.king_danger(defender, &features[..n + 5]);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::baked::idx;
+    use crate::eval::tests::coefficient;
+
+    #[test]
+    fn the_king_is_scored_by_its_distance_to_the_nearest_pawn() {
+        // White king e1: h3 is 3 away, a5 4. Black king h8: h3 is 5 away.
+        let fen = "6nk/8/8/p7/8/7P/8/1N2K3 w - - 0 1";
+        assert_eq!(coefficient(fen, idx::KING_PAWN_DISTANCE + 3), 1);
+        assert_eq!(coefficient(fen, idx::KING_PAWN_DISTANCE + 5), -1);
+        assert_eq!(coefficient(fen, idx::KING_PAWN_DISTANCE + 4), 0);
+        // Without pawns nothing is counted.
+        let pawnless = "k5nr/8/8/8/8/8/8/1N2K2R w - - 0 1";
+        assert!((0..8).all(|d| coefficient(pawnless, idx::KING_PAWN_DISTANCE + d) == 0));
+    }
 }

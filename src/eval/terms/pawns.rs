@@ -1,5 +1,5 @@
-//! Pawn structure (doubled, isolated, backward), passed pawns (by rank, free path, blocked,
-//! king distances, protected, connected) and candidate passed pawns.
+//! Pawn structure (doubled, isolated, backward, connected), passed pawns (by rank, free path,
+//! blocked, safe next square, king distances, protected, connected) and candidate passed pawns.
 //!
 //! [`structure`] holds the terms that depend on the pawns alone (the pawn cache may stand in for
 //! it); [`passed_pieces`] the passed-pawn terms that also depend on pieces and kings.
@@ -10,6 +10,8 @@ use crate::eval::baked::idx;
 use crate::eval::masks::{adjacent_files, attack_span, front_span, passed_span, pawn_attacks_all};
 use crate::movegen::attacks::pawn_attacks;
 use crate::types::{Bitboard, Color, PieceType, Square};
+
+use super::AttackInfo;
 
 /// The passed pawns of `color`.
 pub fn passed_pawns(pos: &Position, color: Color) -> Bitboard {
@@ -39,6 +41,12 @@ pub fn structure<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) -> B
     for sq in ours {
         let rank = sq.relative_rank(color) as usize;
         let neighbours = ours & adjacent_files(sq.file());
+        // Connected: defended by an own pawn, or beside one (a phalanx); such pawns defend each
+        // other's advance, which no piece-square table can see.
+        let phalanx = neighbours & Bitboard::rank(sq.rank());
+        if (phalanx | (pawn_attacks(!color, sq) & ours)).any() {
+            acc.add(color, idx::PAWNS_CONNECTED + rank, 1);
+        }
         if (front_span(color, sq) & ours).any() {
             acc.add(color, idx::PAWNS_DOUBLED, 1);
         }
@@ -73,8 +81,15 @@ pub fn structure<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) -> B
     passed
 }
 
-/// The terms of `color`'s passed pawns that depend on the other pieces and the kings.
-pub fn passed_pieces<A: Accumulator>(pos: &Position, color: Color, passed: Bitboard, acc: &mut A) {
+/// The terms of `color`'s passed pawns that depend on the other pieces and the kings; `info`
+/// must hold both sides' attacks.
+pub fn passed_pieces<A: Accumulator>(
+    pos: &Position,
+    color: Color,
+    passed: Bitboard,
+    info: &AttackInfo,
+    acc: &mut A,
+) {
     for sq in passed {
         let rank = sq.relative_rank(color) as usize;
         let promotion = Square::from_file_rank(sq.file(), 7).relative(color);
@@ -85,9 +100,42 @@ pub fn passed_pieces<A: Accumulator>(pos: &Position, color: Color, passed: Bitbo
         if pos.pieces_of(!color).contains(stop) {
             acc.add(color, idx::PASSED_BLOCKED, 1);
         }
+        if !pos.occupied().contains(stop) && !info.all[(!color).index()].contains(stop) {
+            acc.add(color, idx::PASSED_SAFE_STOP + rank, 1);
+        }
         let own_distance = pos.king_square(color).distance(promotion) as usize;
         let enemy_distance = pos.king_square(!color).distance(promotion) as usize;
         acc.add(color, idx::PASSED_OWN_KING_DISTANCE + own_distance.min(7), 1);
         acc.add(color, idx::PASSED_ENEMY_KING_DISTANCE + enemy_distance.min(7), 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::baked::idx;
+    use crate::eval::tests::coefficient;
+
+    #[test]
+    fn phalanx_and_defended_pawns_are_connected_by_rank() {
+        // d4-e4 side by side (rank index 3), c3 defends d4 (c3 itself is neither).
+        let fen = "4k3/8/8/8/3PP3/2P5/8/4K3 w - - 0 1";
+        assert_eq!(coefficient(fen, idx::PAWNS_CONNECTED + 3), 2);
+        assert_eq!(coefficient(fen, idx::PAWNS_CONNECTED + 2), 0);
+        // Colours swapped: Black's count, negative.
+        let swapped = "4k3/8/2p5/3pp3/8/8/8/4K3 b - - 0 1";
+        assert_eq!(coefficient(swapped, idx::PAWNS_CONNECTED + 3), -2);
+        let apart = "4k3/8/8/8/2P1P3/8/8/1N2K3 w - - 0 1";
+        assert_eq!(coefficient(apart, idx::PAWNS_CONNECTED + 3), 0);
+    }
+
+    #[test]
+    fn a_passed_pawn_has_a_safe_stop_square_only_when_nothing_guards_it() {
+        // The e5 pawn's stop square e6: free; then guarded by a rook on a6; then occupied.
+        let free = "6nk/8/8/4P3/8/8/8/KN6 w - - 0 1";
+        assert_eq!(coefficient(free, idx::PASSED_SAFE_STOP + 4), 1);
+        let guarded = "6nk/8/r7/4P3/8/8/8/KN6 w - - 0 1";
+        assert_eq!(coefficient(guarded, idx::PASSED_SAFE_STOP + 4), 0);
+        let blocked = "6nk/8/4n3/4P3/8/8/8/KN6 w - - 0 1";
+        assert_eq!(coefficient(blocked, idx::PASSED_SAFE_STOP + 4), 0);
     }
 }

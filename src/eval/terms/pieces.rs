@@ -1,12 +1,13 @@
-//! Material, piece-square tables, mobility, and the minor/major piece terms (bishop pair, rooks on
-//! open files, knight outposts).
+//! Material, piece-square tables, mobility, material imbalance (knights and rooks by the own pawn
+//! count), and the minor/major piece terms (bishop pair, rooks on open files, outposts, minor
+//! pieces behind pawns).
 
 use crate::board::Position;
 use crate::eval::accumulate::Accumulator;
 use crate::eval::baked::idx;
 use crate::eval::masks::{attack_span, pawn_attacks_all};
 use crate::movegen::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
-use crate::types::{Bitboard, Color, PieceType};
+use crate::types::{Bitboard, Color, PieceType, Square};
 
 use super::AttackInfo;
 
@@ -25,6 +26,26 @@ pub fn material_and_placement<A: Accumulator>(pos: &Position, color: Color, acc:
             acc.add(color, PST[pt.index()] + sq.relative(color).index(), 1);
         }
     }
+    // Kaufman's imbalance: a knight is worth more with many pawns, a rook with few.
+    let extra_pawns = pos.count(color, PieceType::Pawn) as i32 - 5;
+    if extra_pawns != 0 {
+        let knights = pos.count(color, PieceType::Knight) as i32;
+        let rooks = pos.count(color, PieceType::Rook) as i32;
+        if knights > 0 {
+            acc.add(color, idx::IMBALANCE_KNIGHT_PAWNS, knights * extra_pawns);
+        }
+        if rooks > 0 {
+            acc.add(color, idx::IMBALANCE_ROOK_PAWNS, rooks * extra_pawns);
+        }
+    }
+}
+
+/// A minor piece on the relative fourth to sixth rank, defended by an own pawn, where no enemy
+/// pawn can ever attack it.
+fn is_outpost(color: Color, sq: Square, own_pawn_attacks: Bitboard, their_pawns: Bitboard) -> bool {
+    (3..=5).contains(&sq.relative_rank(color))
+        && own_pawn_attacks.contains(sq)
+        && (attack_span(color, sq) & their_pawns).is_empty()
 }
 
 /// Mobility (squares reachable in the mobility area: not own pawns or king, not attacked by enemy
@@ -37,16 +58,19 @@ pub fn pieces<A: Accumulator>(pos: &Position, color: Color, info: &mut AttackInf
     let enemy_pawn_attacks = info.by_type[them.index()][PieceType::Pawn.index()];
     let area = !(own_pawns | pos.pieces(color, PieceType::King) | enemy_pawn_attacks);
     let own_pawn_attacks = pawn_attacks_all(color, own_pawns);
+    // Minor pieces with an own pawn in front: sheltered from frontal attack, and the pawn's
+    // advance is covered.
+    let minors = pos.pieces(color, PieceType::Knight) | pos.pieces(color, PieceType::Bishop);
+    let behind_pawn = (minors.forward(color) & own_pawns).count() as i32;
+    if behind_pawn > 0 {
+        acc.add(color, idx::MINOR_BEHIND_PAWN, behind_pawn);
+    }
 
     for sq in pos.pieces(color, PieceType::Knight) {
         let attacks = knight_attacks(sq);
         info.record(color, PieceType::Knight, attacks);
         acc.add(color, idx::MOBILITY_KNIGHT + (attacks & area).count() as usize, 1);
-        let rank = sq.relative_rank(color);
-        if (3..=5).contains(&rank)
-            && own_pawn_attacks.contains(sq)
-            && (attack_span(color, sq) & their_pawns).is_empty()
-        {
+        if is_outpost(color, sq, own_pawn_attacks, their_pawns) {
             acc.add(color, idx::KNIGHT_OUTPOST, 1);
         }
     }
@@ -55,6 +79,9 @@ pub fn pieces<A: Accumulator>(pos: &Position, color: Color, info: &mut AttackInf
         let attacks = bishop_attacks(sq, occ);
         info.record(color, PieceType::Bishop, attacks);
         acc.add(color, idx::MOBILITY_BISHOP + (attacks & area).count() as usize, 1);
+        if is_outpost(color, sq, own_pawn_attacks, their_pawns) {
+            acc.add(color, idx::BISHOP_OUTPOST, 1);
+        }
     }
     if bishops.more_than_one() {
         acc.add(color, idx::BISHOP_PAIR, 1);
@@ -73,5 +100,34 @@ pub fn pieces<A: Accumulator>(pos: &Position, color: Color, info: &mut AttackInf
         let attacks = queen_attacks(sq, occ);
         info.record(color, PieceType::Queen, attacks);
         acc.add(color, idx::MOBILITY_QUEEN + (attacks & area).count() as usize, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::eval::baked::idx;
+    use crate::eval::tests::coefficient;
+
+    #[test]
+    fn outposts_and_minor_pieces_behind_pawns() {
+        // Bishop d5 defended by e4, no black pawn on c or e files ahead: an outpost.
+        let fen = "4k3/p7/8/3B4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(coefficient(fen, idx::BISHOP_OUTPOST), 1);
+        // A black pawn on c7 could drive it away: no outpost.
+        let chased = "4k3/2p5/8/3B4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(coefficient(chased, idx::BISHOP_OUTPOST), 0);
+        // Knight d3 behind d4, bishop c1 not behind a pawn.
+        let behind = "4k3/8/8/8/3P4/3N4/8/2B1K3 w - - 0 1";
+        assert_eq!(coefficient(behind, idx::MINOR_BEHIND_PAWN), 1);
+        let black = "2b1k3/8/3n4/3p4/8/8/8/4K3 w - - 0 1";
+        assert_eq!(coefficient(black, idx::MINOR_BEHIND_PAWN), -1);
+    }
+
+    #[test]
+    fn imbalance_counts_pieces_times_pawns_above_five() {
+        // White: a knight and a rook with 7 pawns (+2 each); Black: a rook with 3 pawns (-2).
+        let fen = "r3k3/ppp5/8/8/8/8/PPPPPPP1/RN2K3 w - - 0 1";
+        assert_eq!(coefficient(fen, idx::IMBALANCE_KNIGHT_PAWNS), 2);
+        assert_eq!(coefficient(fen, idx::IMBALANCE_ROOK_PAWNS), 2 - (-2));
     }
 }

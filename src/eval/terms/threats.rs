@@ -71,14 +71,8 @@ pub fn threats<A: Accumulator>(pos: &Position, color: Color, info: &AttackInfo, 
 
 #[cfg(test)]
 mod tests {
-    use crate::board::Position;
     use crate::eval::baked::idx;
-    use crate::eval::trace;
-
-    fn coefficient(fen: &str, element: usize) -> i16 {
-        let t = trace(&Position::from_fen(fen).unwrap());
-        t.linear.iter().find(|&&(i, _)| i as usize == element).map_or(0, |&(_, c)| c)
-    }
+    use crate::eval::tests::coefficient;
 
     #[test]
     fn a_pawn_attacking_an_undefended_knight_is_a_threat_and_hanging() {
