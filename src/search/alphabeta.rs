@@ -136,6 +136,23 @@ impl Searcher<'_> {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
+            // Step 6b. ProbCut: a good capture whose shallow search beats beta by a margin
+            // would almost surely beat beta at full depth too. Not when the table already says
+            // a search this deep stays below that bound.
+            let probcut_beta = beta + p[idx::PROBCUT_MARGIN];
+            if p[idx::PROBCUT_MARGIN] > 0
+                && depth >= 5
+                && beta.abs() < MATE_BOUND
+                && !entry.is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < probcut_beta)
+            {
+                if let Some((score, m)) = self.probcut(probcut_beta, eval, depth, ply, cut_node, tt_move) {
+                    self.tt.store(key, m, score_to_tt(score, ply), raw_eval, depth - 3, Bound::Lower);
+                    return score;
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
         }
 
         // Step 7. Internal iterative reduction: without a hash move this node is probably less
@@ -474,6 +491,41 @@ impl Searcher<'_> {
         };
         self.tt.store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
         best
+    }
+
+    /// ProbCut's move loop: the captures that win at least `probcut_beta - eval` by SEE, each
+    /// verified by quiescence and then by a search 4 plies shallower against `probcut_beta`.
+    /// Returns the score and move of the first that holds, or None (also when stopped).
+    fn probcut(
+        &mut self,
+        probcut_beta: i32,
+        eval: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        tt_move: Move,
+    ) -> Option<(i32, Move)> {
+        let mut picker = MovePicker::noisy_only(&self.pos, tt_move);
+        while let Some(m) = picker.next(&self.pos, self.history) {
+            if !see_ge(&self.pos, m, probcut_beta - eval) {
+                continue;
+            }
+            self.moved[ply + 2] = piece_to(&self.pos, m);
+            self.double_extensions[ply + 1] = self.double_extensions[ply];
+            self.pos.make_move(m);
+            let mut score = -self.qsearch(-probcut_beta, -probcut_beta + 1, ply + 1, 0);
+            if score >= probcut_beta && !self.stopped {
+                score = -self.search(-probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, !cut_node);
+            }
+            self.pos.unmake_move(m);
+            if self.stopped {
+                return None;
+            }
+            if score >= probcut_beta {
+                return Some((score, m));
+            }
+        }
+        None
     }
 
     /// The static evaluation corrected by the correction history, kept clear of mate scores.

@@ -32,8 +32,9 @@ pub mod idx {
     pub const RAZOR_MARGIN: usize = 24;
     pub const SINGULAR_DOUBLE_MARGIN: usize = 25;
     pub const LMR_NOISY: usize = 26;
+    pub const PROBCUT_MARGIN: usize = 27;
     /// Number of elements in all.
-    pub const COUNT: usize = 27;
+    pub const COUNT: usize = 28;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -198,6 +199,12 @@ pub const LMR_NOISY: [i32; 1] = [
     0,
 ];
 
+/// ProbCut: in non-PV nodes at depth >= 5, a good capture whose quiescence and 4-ply-shallower searches both beat beta by this margin cuts off (cp; 0: off).
+#[rustfmt::skip]
+pub const PROBCUT_MARGIN: [i32; 1] = [
+    0,
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -230,6 +237,7 @@ pub fn param_set() -> ParamSet {
             term("razor.margin", "Razoring: at depth <= 3 in non-PV nodes, a static evaluation this far per ply below alpha goes to quiescence, and returns if that fails low too (cp; 0: off).", Shape::Scalar, false, true, 0, 1000, &RAZOR_MARGIN, &[]),
             term("singular.double_margin", "Singular extensions: outside PV nodes, a hash move whose alternatives stay this far (cp) below the singular bound is extended two plies, at most 6 times on one line (0: off).", Shape::Scalar, false, true, 0, 200, &SINGULAR_DOUBLE_MARGIN, &[]),
             term("lmr.noisy", "Late-move reduction of captures and promotions that do not check, in percent of a quiet move's reduction (0: off).", Shape::Scalar, false, true, 0, 200, &LMR_NOISY, &[]),
+            term("probcut.margin", "ProbCut: in non-PV nodes at depth >= 5, a good capture whose quiescence and 4-ply-shallower searches both beat beta by this margin cuts off (cp; 0: off).", Shape::Scalar, false, true, 0, 1000, &PROBCUT_MARGIN, &[]),
         ],
     }
 }

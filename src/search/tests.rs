@@ -4,17 +4,20 @@ use super::*;
 
 /// Searches `fen` to a fixed depth with one thread; returns the result and the reports.
 fn search_fen(fen: &str, limits: Limits) -> (SearchResult, Vec<Report>) {
+    search_with(fen, limits, &SearchParams::default())
+}
+
+/// [`search_fen`] with other search constants.
+fn search_with(fen: &str, limits: Limits, params: &SearchParams) -> (SearchResult, Vec<Report>) {
     let pos = Position::from_fen(fen).unwrap();
     let tt = TranspositionTable::new(8);
     let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
     let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, nodes: AtomicU64::new(0) };
     let weights = Weights::default();
-    let params = SearchParams::default();
     let mut histories = vec![History::default()];
     let mut reports = Vec::new();
-    let result = run(&pos, &weights, &params, &shared, &mut histories, &limits, 0, 1, &mut |r| {
-        reports.push(r.clone())
-    });
+    let result =
+        run(&pos, &weights, params, &shared, &mut histories, &limits, 0, 1, &mut |r| reports.push(r.clone()));
     (result, reports)
 }
 
@@ -54,6 +57,34 @@ fn wins_material_in_simple_tactics() {
     assert!(score > 300, "{score}");
     // A queen left en prise is taken.
     assert_eq!(best("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 4).0, "d2d5");
+}
+
+/// The search features that ship switched off (a constant of 0) are live when switched on: each
+/// changes the tree of a middlegame search, and the tactics above are still found.
+#[test]
+fn features_that_ship_off_change_the_search_and_keep_the_tactics() {
+    use crate::params::SearchParamSet;
+    let middlegame = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8";
+    let nodes = |params: &SearchParams| search_with(middlegame, Limits::depth(10), params).0.nodes;
+    let shipped = nodes(&SearchParams::default());
+    for (at, value) in
+        [(idx::PROBCUT_MARGIN, 200), (idx::RAZOR_MARGIN, 300), (idx::SINGULAR_DOUBLE_MARGIN, 20)]
+    {
+        assert_eq!(SearchParams::default()[at], 0, "constant {at} ships off");
+        let mut values = SearchParamSet::baked().values();
+        values[at] = value;
+        let params = SearchParams::from_set(&SearchParamSet::baked().with_values(&values));
+        assert_ne!(nodes(&params), shipped, "constant {at} = {value} changes nothing");
+        let fork_fen = "2q1k3/8/8/1N6/8/8/8/R3K3 w - - 0 1";
+        let fork = search_with(fork_fen, Limits::depth(6), &params).0;
+        assert_eq!(
+            Position::from_fen(fork_fen).unwrap().move_to_uci(fork.best_move),
+            "b5d6",
+            "constant {at}"
+        );
+        let mate = search_with("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Limits::depth(4), &params).0;
+        assert_eq!(mate.score, MATE - 1, "constant {at}");
+    }
 }
 
 #[test]
