@@ -56,6 +56,14 @@ pub struct BayesArgs {
     /// keeps the model small (0: never).
     #[arg(long, value_name = "N", default_value_t = BayesSettings::default().replication)]
     pub replication: usize,
+    /// The kernel's metric: `full` learns its principal directions (correlated values, a
+    /// diagonal ridge), `axes` has one length scale per value.
+    #[arg(long, value_name = "axes|full", default_value = if BayesSettings::default().full_metric { "full" } else { "axes" })]
+    pub metric: String,
+    /// Warp each value by a learnt Kumaraswamy distribution function before the kernel (an
+    /// optimum steeper on one side than the other).
+    #[arg(long, value_name = "BOOL", default_value_t = BayesSettings::default().warp_inputs, action = clap::ArgAction::Set)]
+    pub warp_inputs: bool,
     /// Candidates the acquisition function chooses from each step.
     #[arg(long, default_value_t = BayesSettings::default().candidates)]
     pub candidates: usize,
@@ -123,6 +131,12 @@ impl BayesArgs {
             games_per_point: self.games_per_point,
             replication: self.replication,
             candidates: self.candidates,
+            full_metric: match self.metric.as_str() {
+                "full" => true,
+                "axes" => false,
+                other => bail!("--metric {other:?}: known: axes, full"),
+            },
+            warp_inputs: self.warp_inputs,
             ..BayesSettings::default()
         };
         settings.check()?;

@@ -54,6 +54,13 @@ pub struct BayesSettings {
     pub refit_rate: f64,
     /// L-BFGS steps per start of a hyperparameter fit.
     pub fit_iterations: usize,
+    /// The kernel's metric is full (its principal directions are learnt, `gp.rs`) rather than
+    /// one length scale per axis. (Absent from a checkpoint of an older run: axis-aligned.)
+    #[serde(default)]
+    pub full_metric: bool,
+    /// Each input is warped by a learnt Kumaraswamy distribution function (`gp.rs`).
+    #[serde(default)]
+    pub warp_inputs: bool,
 }
 
 impl Default for BayesSettings {
@@ -68,6 +75,8 @@ impl Default for BayesSettings {
             fit_points: 200,
             refit_rate: 0.2,
             fit_iterations: 50,
+            full_metric: false,
+            warp_inputs: false,
         }
     }
 }
@@ -319,10 +328,19 @@ impl Bayes {
             let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(
                 whetstone::types::mix64(self.seed ^ (n as u64).wrapping_mul(whetstone::types::GOLDEN_GAMMA)),
             );
-            let mut starts: Vec<Hyper> = self.hyper.iter().cloned().collect();
-            starts.push(Hyper::neutral(self.dims));
+            let shape = gp::Shape {
+                dims: self.dims,
+                full: self.settings.full_metric,
+                warp: self.settings.warp_inputs,
+            };
+            let neutral = Hyper::neutral_shaped(shape);
+            let mut starts: Vec<Hyper> =
+                self.hyper.iter().filter(|h| h.shape() == neutral.shape()).cloned().collect();
+            starts.push(neutral.clone());
             starts.push(Hyper {
                 log_lengths: (0..self.dims).map(|_| rng.random_range(-2.5..0.5)).collect(),
+                correlations: neutral.correlations.iter().map(|_| rng.random_range(-3.0..3.0)).collect(),
+                log_warp: neutral.log_warp.iter().map(|_| rng.random_range(-0.5..0.5)).collect(),
                 log_signal: rng.random_range(-2.0..1.0),
                 log_noise: rng.random_range(-9.0..-3.0),
             });
@@ -340,21 +358,16 @@ impl Bayes {
         xs[argmax(&gp.means(&xs))].clone()
     }
 
-    /// Random points over the box and around `centre` at several scales of the length scales.
+    /// Random points over the box and around `centre` at several fractions of the kernel's
+    /// length scales (along its principal directions when the metric is full).
     fn candidates(&self, gp: &Gp, centre: &[f64], count: usize, rng: &mut impl Rng) -> Vec<Vec<f64>> {
-        let lengths = gp.hyper().lengths();
         let mut out: Vec<Vec<f64>> = (0..count / 2).map(|_| uniform_point(self.dims, rng)).collect();
         out.push(centre.to_vec());
         const SCALES: [f64; 4] = [0.02, 0.07, 0.2, 0.5];
         for k in 0..count.saturating_sub(out.len()) {
             let s = SCALES[k % SCALES.len()];
-            out.push(
-                centre
-                    .iter()
-                    .zip(&lengths)
-                    .map(|(c, l)| (c + s * l.min(2.0) * normal(rng)).clamp(-1.0, 1.0))
-                    .collect(),
-            );
+            let xi: Vec<f64> = (0..self.dims).map(|_| s * normal(rng)).collect();
+            out.push(gp.shifted(centre, &xi));
         }
         out
     }
@@ -533,7 +546,8 @@ impl Solver for BayesSettings {
                 played += n;
             }
         }
-        Ok(bayes.estimate(&mut rng)?.x)
+        let e = bayes.estimate(&mut rng)?;
+        Ok(e.x)
     }
 }
 
