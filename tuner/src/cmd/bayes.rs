@@ -40,7 +40,7 @@ pub struct BayesArgs {
     #[command(flatten)]
     pub verify: VerifyArgs,
     /// The acquisition function: ts (Thompson sampling), mes (max-value entropy search), ei
-    /// (expected improvement) or pvrs (predictive variance reduction search).
+    /// (expected improvement), pvrs (predictive variance reduction search) or kg (knowledge gradient).
     #[arg(long, default_value = "ts", value_name = "NAME")]
     pub acq_function: String,
     /// Points of the initial design (a Latin hypercube that includes the start).

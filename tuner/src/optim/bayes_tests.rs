@@ -22,7 +22,9 @@ fn exact_settings(acquisition: Acquisition) -> BayesSettings {
 
 #[test]
 fn every_acquisition_finds_an_exact_peak() {
-    for acquisition in [Acquisition::Ts, Acquisition::Mes, Acquisition::Ei, Acquisition::Pvrs] {
+    for acquisition in
+        [Acquisition::Ts, Acquisition::Mes, Acquisition::Ei, Acquisition::Pvrs, Acquisition::Kg]
+    {
         let mut bayes = Bayes::new(1, exact_settings(acquisition), true, 5, None).unwrap();
         let mut near = 0;
         for step in 0..10 {
