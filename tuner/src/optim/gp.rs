@@ -270,6 +270,19 @@ impl Metric {
     }
 }
 
+/// A coordinate reflected at the box's faces (`1.2` becomes `0.8`), so steps from a point on a
+/// face spread inside the box instead of piling up on the face as clamping would.
+fn reflect(v: f64) -> f64 {
+    let v = if v > 1.0 {
+        2.0 - v
+    } else if v < -1.0 {
+        -2.0 - v
+    } else {
+        v
+    };
+    v.clamp(-1.0, 1.0)
+}
+
 /// Euclidean distance.
 fn euclid(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y).powi(2)).sum::<f64>().sqrt()
@@ -511,7 +524,7 @@ impl Gp {
     }
 
     /// The point at kernel distance `|xi|` from `centre` in the direction `xi` takes in the
-    /// embedded space (`centre`'s embedding plus `xi`, mapped back), clamped to the box: local
+    /// embedded space (`centre`'s embedding plus `xi`, mapped back), reflected into the box: local
     /// candidates shaped by the metric, long along a ridge the kernel has learnt and short across.
     pub fn shifted(&self, centre: &[f64], xi: &[f64]) -> Vec<f64> {
         let m = &self.metric;
@@ -526,10 +539,10 @@ impl Gp {
             .map(|a| {
                 let step = v[a] / m.inv_lengths[a];
                 match &m.warp {
-                    None => (centre[a] + step).clamp(-1.0, 1.0),
+                    None => reflect(centre[a] + step),
                     Some(shapes) => {
                         let w = Metric::warp_one(centre[a], shapes[a]).0;
-                        Metric::unwarp_one((w + step).clamp(-1.0, 1.0), shapes[a]).clamp(-1.0, 1.0)
+                        Metric::unwarp_one(reflect(w + step), shapes[a]).clamp(-1.0, 1.0)
                     }
                 }
             })
