@@ -17,7 +17,7 @@ use crate::export::verify::VerifyArgs;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
 use crate::optim::acquisition::Acquisition;
-use crate::optim::bayes::{Bayes, BayesSettings, Estimate};
+use crate::optim::bayes::{Bayes, BayesSettings, Estimate, MetricKind};
 use crate::optim::clop_problems::{simple_regret, Problem};
 use crate::optim::space::Space;
 use crate::play::stats::elo_from_score;
@@ -41,7 +41,7 @@ pub struct BayesArgs {
     pub verify: VerifyArgs,
     /// The acquisition function: ts (Thompson sampling), mes (max-value entropy search), ei
     /// (expected improvement), pvrs (predictive variance reduction search) or kg (knowledge gradient).
-    #[arg(long, default_value = "ts", value_name = "NAME")]
+    #[arg(long, default_value = BayesSettings::default().acquisition.name(), value_name = "NAME")]
     pub acq_function: String,
     /// Points of the initial design (a Latin hypercube that includes the start).
     #[arg(long, default_value_t = BayesSettings::default().initial_points)]
@@ -57,8 +57,8 @@ pub struct BayesArgs {
     #[arg(long, value_name = "N", default_value_t = BayesSettings::default().replication)]
     pub replication: usize,
     /// The kernel's metric: `full` learns its principal directions (correlated values, a
-    /// diagonal ridge), `axes` has one length scale per value.
-    #[arg(long, value_name = "axes|full", default_value = if BayesSettings::default().full_metric { "full" } else { "axes" })]
+    /// diagonal ridge), `axes` has one length scale per value, `auto` is full up to 3 values.
+    #[arg(long, value_name = "auto|axes|full", default_value = BayesSettings::default().metric.name())]
     pub metric: String,
     /// Warp each value by a learnt Kumaraswamy distribution function before the kernel (an
     /// optimum steeper on one side than the other).
@@ -131,11 +131,7 @@ impl BayesArgs {
             games_per_point: self.games_per_point,
             replication: self.replication,
             candidates: self.candidates,
-            full_metric: match self.metric.as_str() {
-                "full" => true,
-                "axes" => false,
-                other => bail!("--metric {other:?}: known: axes, full"),
-            },
+            metric: MetricKind::parse(&self.metric).map_err(|e| anyhow::anyhow!("--metric: {e}"))?,
             warp_inputs: self.warp_inputs,
             ..BayesSettings::default()
         };

@@ -32,6 +32,55 @@ use crate::play::stats::Wld;
 /// Games of prior weight in each point's outcome frequencies (at the run's pooled frequencies).
 pub const PRIOR_GAMES: f64 = 16.0;
 
+/// The largest number of values `--metric auto` gives a full metric. Measured at 10,000 games
+/// (docs/tuning.md): on Correlated (2 values) the full metric took the regret from 0.0075 to
+/// 0.0016; on Log5 (5 independent values) it raised it from 0.022 to 0.17, its 10 correlations
+/// fitted to noise.
+pub const FULL_METRIC_MAX_DIMS: usize = 3;
+
+/// The kernel's metric (`--metric`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MetricKind {
+    /// One length scale per value.
+    #[default]
+    Axes,
+    /// A full metric: the kernel's principal directions are learnt.
+    Full,
+    /// Full up to [`FULL_METRIC_MAX_DIMS`] values, per axis above.
+    Auto,
+}
+
+impl MetricKind {
+    pub const NAMES: [&'static str; 3] = ["auto", "axes", "full"];
+
+    pub fn parse(name: &str) -> Result<MetricKind> {
+        Ok(match name.to_ascii_lowercase().as_str() {
+            "auto" => MetricKind::Auto,
+            "axes" => MetricKind::Axes,
+            "full" => MetricKind::Full,
+            other => bail!("unknown metric {other:?}; known: {}", Self::NAMES.join(", ")),
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MetricKind::Auto => "auto",
+            MetricKind::Axes => "axes",
+            MetricKind::Full => "full",
+        }
+    }
+
+    /// Whether a space of `dims` values gets the full metric.
+    pub fn is_full(self, dims: usize) -> bool {
+        match self {
+            MetricKind::Axes => false,
+            MetricKind::Full => true,
+            MetricKind::Auto => dims <= FULL_METRIC_MAX_DIMS,
+        }
+    }
+}
+
 /// The optimiser's settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BayesSettings {
@@ -54,10 +103,11 @@ pub struct BayesSettings {
     pub refit_rate: f64,
     /// L-BFGS steps per start of a hyperparameter fit.
     pub fit_iterations: usize,
-    /// The kernel's metric is full (its principal directions are learnt, `gp.rs`) rather than
-    /// one length scale per axis. (Absent from a checkpoint of an older run: axis-aligned.)
+    /// The kernel's metric: one length scale per axis, or full (its principal directions
+    /// learnt, `gp.rs`), or full up to [`FULL_METRIC_MAX_DIMS`] values. (Absent from a checkpoint
+    /// of an older run: axis-aligned.)
     #[serde(default)]
-    pub full_metric: bool,
+    pub metric: MetricKind,
     /// Each input is warped by a learnt Kumaraswamy distribution function (`gp.rs`).
     #[serde(default)]
     pub warp_inputs: bool,
@@ -66,16 +116,16 @@ pub struct BayesSettings {
 impl Default for BayesSettings {
     fn default() -> Self {
         BayesSettings {
-            acquisition: Acquisition::Ts,
+            acquisition: Acquisition::Kg,
             initial_points: 16,
             batch: 4,
             games_per_point: 4,
             replication: 20,
-            candidates: 600,
+            candidates: 300,
             fit_points: 200,
             refit_rate: 0.2,
             fit_iterations: 50,
-            full_metric: false,
+            metric: MetricKind::Auto,
             warp_inputs: false,
         }
     }
@@ -330,7 +380,7 @@ impl Bayes {
             );
             let shape = gp::Shape {
                 dims: self.dims,
-                full: self.settings.full_metric,
+                full: self.settings.metric.is_full(self.dims),
                 warp: self.settings.warp_inputs,
             };
             let neutral = Hyper::neutral_shaped(shape);

@@ -50,7 +50,7 @@ const CORRELATION_SD: f64 = 5.0;
 const CORRELATION_BOUNDS: (f64, f64) = (-50.0, 50.0);
 /// Log shapes of the Kumaraswamy warping: normal around 0 (no warping) with this deviation
 /// (BoTorch's input warping uses log-normal priors of about this width), within ln 0.1 .. ln 10.
-const WARP_SD: f64 = 0.75;
+const WARP_SD: f64 = 0.5;
 const LOG_WARP_BOUNDS: (f64, f64) = (-std::f64::consts::LN_10, std::f64::consts::LN_10);
 /// Warped inputs stay this far inside `[0, 1]`, where the warping's logarithms are finite.
 const WARP_EPSILON: f64 = 1e-7;
@@ -107,6 +107,7 @@ impl Shape {
         }
     }
 
+    #[cfg(test)]
     fn len(&self) -> usize {
         self.dims + self.correlations() + self.warps() + 2
     }
@@ -115,6 +116,7 @@ impl Shape {
 impl Hyper {
     /// A neutral start: length 0.25 along each axis, no correlation, no warping, unit signal,
     /// small noise.
+    #[cfg(test)]
     pub fn neutral(dims: usize) -> Hyper {
         Hyper::neutral_shaped(Shape { dims, full: false, warp: false })
     }
