@@ -720,6 +720,86 @@ mod tests {
         assert!(sd2[0] > 3.0 * sd1[0]);
     }
 
+    /// Root mean square error of the posterior mean against `f` at `points`.
+    fn rmse(gp: &Gp, points: &[Vec<f64>], f: impl Fn(&[f64]) -> f64) -> f64 {
+        let means = gp.means(points);
+        (points.iter().zip(&means).map(|(p, m)| (m - f(p)).powi(2)).sum::<f64>() / points.len() as f64).sqrt()
+    }
+
+    /// A narrow ridge along the diagonal x = -y (short across, long along): the full metric
+    /// learns a strong positive correlation between the axes (its short direction is (1, 1)) and
+    /// predicts the ridge far better than one length scale per axis can.
+    #[test]
+    fn the_full_metric_recovers_a_rotated_ridge() {
+        let ridge = |p: &[f64]| (-(p[0] + p[1]).powi(2) / 0.08 - (p[0] - p[1]).powi(2) / 8.0).exp();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let x = crate::optim::bayes::latin_hypercube(80, 2, &mut rng);
+        let y: Vec<f64> = x.iter().map(|p| ridge(p)).collect();
+        let noise = vec![1e-6; x.len()];
+        let test = crate::optim::bayes::latin_hypercube(400, 2, &mut rng);
+        let mut errors = Vec::new();
+        for full in [false, true] {
+            let shape = Shape { dims: 2, full, warp: false };
+            let hyper = fit(&x, &y, &noise, &[Hyper::neutral_shaped(shape)], 100).unwrap();
+            if full {
+                let v = hyper.correlations[0];
+                let rho = v / (1.0 + v * v).sqrt();
+                assert!(rho > 0.8, "correlation {rho} ({hyper:?})");
+            }
+            errors.push(rmse(&Gp::new(&x, &y, &noise, &hyper).unwrap(), &test, ridge));
+        }
+        assert!(errors[1] < 0.6 * errors[0], "per axis {}, full {}", errors[0], errors[1]);
+    }
+
+    /// A function that is a plain parabola in a warped coordinate (`p^0.3`, steep near -1 and
+    /// flat near 1): the warping learns to stretch the steep end (its first shape below 1) and
+    /// predicts better than the stationary kernel alone.
+    #[test]
+    fn input_warping_recovers_an_asymmetric_function() {
+        let warped = |p: &[f64]| -> f64 {
+            let u = ((p[0] + 1.0) / 2.0).powf(0.3);
+            1.0 - 8.0 * (u - 0.7).powi(2)
+        };
+        let x = grid(25);
+        let y: Vec<f64> = x.iter().map(|p| warped(p)).collect();
+        let noise = vec![1e-6; x.len()];
+        let test = grid(301);
+        let mut errors = Vec::new();
+        for warp in [false, true] {
+            let shape = Shape { dims: 1, full: false, warp };
+            let hyper = fit(&x, &y, &noise, &[Hyper::neutral_shaped(shape)], 100).unwrap();
+            if warp {
+                assert!(hyper.log_warp[0] < -0.3, "shapes {:?}", hyper.log_warp);
+            }
+            errors.push(rmse(&Gp::new(&x, &y, &noise, &hyper).unwrap(), &test, warped));
+        }
+        assert!(errors[1] < 0.6 * errors[0], "unwarped {}, warped {}", errors[0], errors[1]);
+    }
+
+    /// A step in the embedded space lands at that kernel distance, and the warping's inverse
+    /// undoes it.
+    #[test]
+    fn shifted_points_are_at_the_asked_kernel_distance() {
+        let hyper = Hyper {
+            log_lengths: vec![(0.4f64).ln(), (0.7f64).ln()],
+            correlations: vec![1.5],
+            log_warp: vec![0.3, -0.2, -0.4, 0.5],
+            log_signal: 0.0,
+            log_noise: -7.0,
+        };
+        let gp = Gp::new(&[vec![0.0, 0.0]], &[0.0], &[0.0], &hyper).unwrap();
+        let centre = [-0.2, 0.1];
+        let xi = [0.05, -0.03];
+        let moved = gp.shifted(&centre, &xi);
+        let (a, b) = (gp.metric.embed(&centre), gp.metric.embed(&moved));
+        let distance = euclid(&a, &b);
+        assert!((distance - euclid(&xi, &[0.0, 0.0])).abs() < 1e-9, "{distance}");
+        for (x, shapes) in [(-0.7, (1.3, 0.8)), (0.2, (0.5, 2.0)), (0.95, (2.5, 0.4))] {
+            let w = Metric::warp_one(x, shapes).0;
+            assert!((Metric::unwarp_one(w, shapes) - x).abs() < 1e-9);
+        }
+    }
+
     #[test]
     fn bad_observations_are_refused() {
         let h = Hyper::neutral(1);
