@@ -386,8 +386,8 @@ fn objective(theta: &[f64], shape: Shape, x: &[Vec<f64>], y: &[f64], noise: &[f6
             // d k / d r² = -(5/6) σ² (1 + √5 r) e^{-√5 r}.
             let coef = -w * signal * 5.0 / 6.0 * (1.0 + SQRT5 * r) * e;
             // C z: d r² / d u = 2 C z.
-            for a in 0..d {
-                cz[a] = (0..=a).map(|k| metric.c[a * d + k] * z[k]).sum();
+            for (a, value) in cz.iter_mut().enumerate() {
+                *value = metric.c[a * d..=a * d + a].iter().zip(&z).map(|(c, zk)| c * zk).sum();
             }
             for a in 0..d {
                 // d u_a / d ln ℓ_a = -u_a.
@@ -396,9 +396,8 @@ fn objective(theta: &[f64], shape: Shape, x: &[Vec<f64>], y: &[f64], noise: &[f6
             if nc > 0 {
                 let mut idx = d;
                 for a in 1..d {
-                    for k in 0..a {
-                        let c_ak = metric.c[a * d + k];
-                        grad[idx] += coef * 2.0 * du[a] * (z[k] - c_ak * cz[a]) / metric.norms[a];
+                    for (zk, c_ak) in z.iter().zip(&metric.c[a * d..a * d + a]) {
+                        grad[idx] += coef * 2.0 * du[a] * (zk - c_ak * cz[a]) / metric.norms[a];
                         idx += 1;
                     }
                 }
