@@ -24,10 +24,10 @@ use crate::play::stats::elo_from_score;
 use crate::report::bayes::{BayesPlots, Dependence, Pair, Region};
 use crate::run::Steps;
 
-/// Bayesian optimisation (as chess-tuning-tools): a Gaussian process (Matérn 5/2, a length scale
-/// per parameter, each point's noise from its games) models the score over the parameter box;
-/// batches of points are chosen by Thompson sampling (or MES, EI, PVRS), each played for a few
-/// games against the start; the estimate is the maximum of the model's mean, reported with its
+/// Bayesian optimisation (as chess-tuning-tools): a Gaussian process (Matérn 5/2, a full metric
+/// up to 3 parameters and a length scale per parameter above, each point's noise from its games)
+/// models the score over the parameter box; batches of points are chosen by the knowledge
+/// gradient (or Thompson sampling, MES, EI, PVRS), each played for a few games against the start; the estimate is the maximum of the model's mean, reported with its
 /// predicted Elo and the region within one and two standard deviations. For a handful of
 /// parameters (search constants, a few evaluation terms) at long time controls.
 ///
@@ -39,7 +39,7 @@ pub struct BayesArgs {
     pub common: TuneArgs,
     #[command(flatten)]
     pub verify: VerifyArgs,
-    /// The acquisition function: ts (Thompson sampling), mes (max-value entropy search), ei
+    /// The acquisition function: kg (knowledge gradient), ts (Thompson sampling), mes (max-value entropy search), ei
     /// (expected improvement), pvrs (predictive variance reduction search) or kg (knowledge gradient).
     #[arg(long, default_value = BayesSettings::default().acquisition.name(), value_name = "NAME")]
     pub acq_function: String,

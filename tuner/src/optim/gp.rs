@@ -1,8 +1,10 @@
 //! Gaussian-process regression for the Bayesian optimiser (`bayes.rs`): a Matérn 5/2 kernel with
-//! one length scale per parameter, a signal variance, a learned noise variance added to each
+//! one length scale per parameter and optionally a full metric (learnt principal directions) and
+//! input warping (see [`Hyper`]), a signal variance, a learned noise variance added to each
 //! observation's own (heteroscedastic) noise variance, and hyperparameters that maximise the log
 //! marginal likelihood plus weak priors (Rasmussen and Williams, "Gaussian Processes for Machine
-//! Learning", 2006, chapters 2 and 5).
+//! Learning", 2006, chapters 2 and 5; the full metric is a full positive definite `M` in their
+//! section 4.2's distance `(x - x')ᵀ M (x - x')`, here `M = D⁻¹ C Cᵀ D⁻¹`).
 //!
 //! Inputs are the tuner's unit coordinates (`[-1, 1]` per parameter). Targets are normalised to
 //! mean 0 and variance 1 before fitting, so the priors and bounds below are in those units; every
