@@ -17,17 +17,17 @@ use crate::export::verify::VerifyArgs;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
 use crate::optim::acquisition::Acquisition;
-use crate::optim::bayes::{Bayes, BayesSettings, Estimate};
+use crate::optim::bayes::{Bayes, BayesSettings, Estimate, MetricKind};
 use crate::optim::clop_problems::{simple_regret, Problem};
 use crate::optim::space::Space;
 use crate::play::stats::elo_from_score;
 use crate::report::bayes::{BayesPlots, Dependence, Pair, Region};
 use crate::run::Steps;
 
-/// Bayesian optimisation (as chess-tuning-tools): a Gaussian process (Matérn 5/2, a length scale
-/// per parameter, each point's noise from its games) models the score over the parameter box;
-/// batches of points are chosen by Thompson sampling (or MES, EI, PVRS), each played for a few
-/// games against the start; the estimate is the maximum of the model's mean, reported with its
+/// Bayesian optimisation (as chess-tuning-tools): a Gaussian process (Matérn 5/2, a full metric
+/// up to 3 parameters and a length scale per parameter above, each point's noise from its games)
+/// models the score over the parameter box; batches of points are chosen by the knowledge
+/// gradient (or Thompson sampling, MES, EI, PVRS), each played for a few games against the start; the estimate is the maximum of the model's mean, reported with its
 /// predicted Elo and the region within one and two standard deviations. For a handful of
 /// parameters (search constants, a few evaluation terms) at long time controls.
 ///
@@ -39,9 +39,9 @@ pub struct BayesArgs {
     pub common: TuneArgs,
     #[command(flatten)]
     pub verify: VerifyArgs,
-    /// The acquisition function: ts (Thompson sampling), mes (max-value entropy search), ei
-    /// (expected improvement) or pvrs (predictive variance reduction search).
-    #[arg(long, default_value = "ts", value_name = "NAME")]
+    /// The acquisition function: kg (knowledge gradient), ts (Thompson sampling), mes (max-value entropy search), ei
+    /// (expected improvement), pvrs (predictive variance reduction search) or kg (knowledge gradient).
+    #[arg(long, default_value = BayesSettings::default().acquisition.name(), value_name = "NAME")]
     pub acq_function: String,
     /// Points of the initial design (a Latin hypercube that includes the start).
     #[arg(long, default_value_t = BayesSettings::default().initial_points)]
@@ -56,6 +56,14 @@ pub struct BayesArgs {
     /// keeps the model small (0: never).
     #[arg(long, value_name = "N", default_value_t = BayesSettings::default().replication)]
     pub replication: usize,
+    /// The kernel's metric: `full` learns its principal directions (correlated values, a
+    /// diagonal ridge), `axes` has one length scale per value, `auto` is full up to 3 values.
+    #[arg(long, value_name = "auto|axes|full", default_value = BayesSettings::default().metric.name())]
+    pub metric: String,
+    /// Warp each value by a learnt Kumaraswamy distribution function before the kernel (an
+    /// optimum steeper on one side than the other).
+    #[arg(long, value_name = "BOOL", default_value_t = BayesSettings::default().warp_inputs, action = clap::ArgAction::Set)]
+    pub warp_inputs: bool,
     /// Candidates the acquisition function chooses from each step.
     #[arg(long, default_value_t = BayesSettings::default().candidates)]
     pub candidates: usize,
@@ -123,6 +131,8 @@ impl BayesArgs {
             games_per_point: self.games_per_point,
             replication: self.replication,
             candidates: self.candidates,
+            metric: MetricKind::parse(&self.metric).map_err(|e| anyhow::anyhow!("--metric: {e}"))?,
+            warp_inputs: self.warp_inputs,
             ..BayesSettings::default()
         };
         settings.check()?;

@@ -32,6 +32,55 @@ use crate::play::stats::Wld;
 /// Games of prior weight in each point's outcome frequencies (at the run's pooled frequencies).
 pub const PRIOR_GAMES: f64 = 16.0;
 
+/// The largest number of values `--metric auto` gives a full metric. Measured at 10,000 games
+/// (docs/tuning.md): on Correlated (2 values) the full metric took the regret from 0.0075 to
+/// 0.0016; on Log5 (5 independent values) it raised it from 0.022 to 0.17, its 10 correlations
+/// fitted to noise.
+pub const FULL_METRIC_MAX_DIMS: usize = 3;
+
+/// The kernel's metric (`--metric`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MetricKind {
+    /// One length scale per value.
+    #[default]
+    Axes,
+    /// A full metric: the kernel's principal directions are learnt.
+    Full,
+    /// Full up to [`FULL_METRIC_MAX_DIMS`] values, per axis above.
+    Auto,
+}
+
+impl MetricKind {
+    pub const NAMES: [&'static str; 3] = ["auto", "axes", "full"];
+
+    pub fn parse(name: &str) -> Result<MetricKind> {
+        Ok(match name.to_ascii_lowercase().as_str() {
+            "auto" => MetricKind::Auto,
+            "axes" => MetricKind::Axes,
+            "full" => MetricKind::Full,
+            other => bail!("unknown metric {other:?}; known: {}", Self::NAMES.join(", ")),
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MetricKind::Auto => "auto",
+            MetricKind::Axes => "axes",
+            MetricKind::Full => "full",
+        }
+    }
+
+    /// Whether a space of `dims` values gets the full metric.
+    pub fn is_full(self, dims: usize) -> bool {
+        match self {
+            MetricKind::Axes => false,
+            MetricKind::Full => true,
+            MetricKind::Auto => dims <= FULL_METRIC_MAX_DIMS,
+        }
+    }
+}
+
 /// The optimiser's settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BayesSettings {
@@ -54,20 +103,30 @@ pub struct BayesSettings {
     pub refit_rate: f64,
     /// L-BFGS steps per start of a hyperparameter fit.
     pub fit_iterations: usize,
+    /// The kernel's metric: one length scale per axis, or full (its principal directions
+    /// learnt, `gp.rs`), or full up to [`FULL_METRIC_MAX_DIMS`] values. (Absent from a checkpoint
+    /// of an older run: axis-aligned.)
+    #[serde(default)]
+    pub metric: MetricKind,
+    /// Each input is warped by a learnt Kumaraswamy distribution function (`gp.rs`).
+    #[serde(default)]
+    pub warp_inputs: bool,
 }
 
 impl Default for BayesSettings {
     fn default() -> Self {
         BayesSettings {
-            acquisition: Acquisition::Ts,
+            acquisition: Acquisition::Kg,
             initial_points: 16,
             batch: 4,
             games_per_point: 4,
             replication: 20,
-            candidates: 600,
+            candidates: 300,
             fit_points: 200,
             refit_rate: 0.2,
             fit_iterations: 50,
+            metric: MetricKind::Auto,
+            warp_inputs: false,
         }
     }
 }
@@ -319,10 +378,19 @@ impl Bayes {
             let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(
                 whetstone::types::mix64(self.seed ^ (n as u64).wrapping_mul(whetstone::types::GOLDEN_GAMMA)),
             );
-            let mut starts: Vec<Hyper> = self.hyper.iter().cloned().collect();
-            starts.push(Hyper::neutral(self.dims));
+            let shape = gp::Shape {
+                dims: self.dims,
+                full: self.settings.metric.is_full(self.dims),
+                warp: self.settings.warp_inputs,
+            };
+            let neutral = Hyper::neutral_shaped(shape);
+            let mut starts: Vec<Hyper> =
+                self.hyper.iter().filter(|h| h.shape() == neutral.shape()).cloned().collect();
+            starts.push(neutral.clone());
             starts.push(Hyper {
                 log_lengths: (0..self.dims).map(|_| rng.random_range(-2.5..0.5)).collect(),
+                correlations: neutral.correlations.iter().map(|_| rng.random_range(-3.0..3.0)).collect(),
+                log_warp: neutral.log_warp.iter().map(|_| rng.random_range(-0.5..0.5)).collect(),
                 log_signal: rng.random_range(-2.0..1.0),
                 log_noise: rng.random_range(-9.0..-3.0),
             });
@@ -340,21 +408,16 @@ impl Bayes {
         xs[argmax(&gp.means(&xs))].clone()
     }
 
-    /// Random points over the box and around `centre` at several scales of the length scales.
+    /// Random points over the box and around `centre` at several fractions of the kernel's
+    /// length scales (along its principal directions when the metric is full).
     fn candidates(&self, gp: &Gp, centre: &[f64], count: usize, rng: &mut impl Rng) -> Vec<Vec<f64>> {
-        let lengths = gp.hyper().lengths();
         let mut out: Vec<Vec<f64>> = (0..count / 2).map(|_| uniform_point(self.dims, rng)).collect();
         out.push(centre.to_vec());
         const SCALES: [f64; 4] = [0.02, 0.07, 0.2, 0.5];
         for k in 0..count.saturating_sub(out.len()) {
             let s = SCALES[k % SCALES.len()];
-            out.push(
-                centre
-                    .iter()
-                    .zip(&lengths)
-                    .map(|(c, l)| (c + s * l.min(2.0) * normal(rng)).clamp(-1.0, 1.0))
-                    .collect(),
-            );
+            let xi: Vec<f64> = (0..self.dims).map(|_| s * normal(rng)).collect();
+            out.push(gp.shifted(centre, &xi));
         }
         out
     }
@@ -533,7 +596,8 @@ impl Solver for BayesSettings {
                 played += n;
             }
         }
-        Ok(bayes.estimate(&mut rng)?.x)
+        let e = bayes.estimate(&mut rng)?;
+        Ok(e.x)
     }
 }
 

@@ -22,7 +22,9 @@ fn exact_settings(acquisition: Acquisition) -> BayesSettings {
 
 #[test]
 fn every_acquisition_finds_an_exact_peak() {
-    for acquisition in [Acquisition::Ts, Acquisition::Mes, Acquisition::Ei, Acquisition::Pvrs] {
+    for acquisition in
+        [Acquisition::Ts, Acquisition::Mes, Acquisition::Ei, Acquisition::Pvrs, Acquisition::Kg]
+    {
         let mut bayes = Bayes::new(1, exact_settings(acquisition), true, 5, None).unwrap();
         let mut near = 0;
         for step in 0..10 {
@@ -113,14 +115,9 @@ fn the_start_is_the_first_design_point_and_the_design_is_a_latin_hypercube() {
 
 /// A run of `steps` steps on the correlated problem with the state sent through JSON after
 /// `stop_after` (as a checkpoint and resume would), returning the final state.
-fn run(steps: u64, stop_after: Option<u64>) -> Bayes {
+fn run(steps: u64, stop_after: Option<u64>, settings: &BayesSettings) -> Bayes {
     let problem = Problem::parse("correlated").unwrap();
-    let settings = BayesSettings {
-        initial_points: 6,
-        batch: 3,
-        acquisition: Acquisition::Mes,
-        ..BayesSettings::default()
-    };
+    let settings = BayesSettings { initial_points: 6, batch: 3, ..settings.clone() };
     let mut bayes = Bayes::new(2, settings, false, 8, None).unwrap();
     for step in 0..steps {
         let mut r = rng(step);
@@ -142,11 +139,42 @@ fn run(steps: u64, stop_after: Option<u64>) -> Bayes {
 
 #[test]
 fn a_state_restored_from_json_continues_as_the_uninterrupted_one() {
-    let straight = run(8, None);
-    let resumed = run(8, Some(4));
-    assert_eq!(straight.observations(), resumed.observations());
-    let (mut a, mut b) = (straight.clone(), resumed.clone());
-    assert_eq!(a.estimate(&mut rng(50)).unwrap(), b.estimate(&mut rng(50)).unwrap());
+    // The default model (the knowledge gradient, a full metric in 2-D), MES over one length
+    // scale per axis, and the full metric with warped inputs: every hyperparameter goes through
+    // the checkpoint.
+    let settings = [
+        BayesSettings::default(),
+        BayesSettings { acquisition: Acquisition::Mes, metric: MetricKind::Axes, ..BayesSettings::default() },
+        BayesSettings { metric: MetricKind::Full, warp_inputs: true, ..BayesSettings::default() },
+    ];
+    for s in &settings {
+        let straight = run(8, None, s);
+        let resumed = run(8, Some(4), s);
+        assert_eq!(straight.observations(), resumed.observations(), "{s:?}");
+        assert_eq!(straight.hyper, resumed.hyper, "{s:?}");
+        let (mut a, mut b) = (straight.clone(), resumed.clone());
+        assert_eq!(a.estimate(&mut rng(50)).unwrap(), b.estimate(&mut rng(50)).unwrap());
+    }
+    let full = run(8, None, &settings[2]);
+    let hyper = full.hyper.as_ref().unwrap();
+    assert_eq!((hyper.correlations.len(), hyper.log_warp.len()), (1, 4), "{hyper:?}");
+}
+
+#[test]
+fn the_metric_is_full_for_few_values_unless_asked_otherwise() {
+    for name in MetricKind::NAMES {
+        assert_eq!(MetricKind::parse(name).unwrap().name(), name);
+    }
+    assert!(MetricKind::parse("rotated").unwrap_err().to_string().contains("auto, axes, full"));
+    assert!(MetricKind::Auto.is_full(2) && MetricKind::Auto.is_full(FULL_METRIC_MAX_DIMS));
+    assert!(!MetricKind::Auto.is_full(FULL_METRIC_MAX_DIMS + 1));
+    assert!(MetricKind::Full.is_full(10) && !MetricKind::Axes.is_full(2));
+    // A checkpoint written before the metric was a setting reads as one length scale per axis.
+    let mut old = serde_json::to_value(BayesSettings::default()).unwrap();
+    old.as_object_mut().unwrap().remove("metric");
+    old.as_object_mut().unwrap().remove("warp_inputs");
+    let read: BayesSettings = serde_json::from_value(old).unwrap();
+    assert_eq!((read.metric, read.warp_inputs), (MetricKind::Axes, false));
 }
 
 /// The time to fit the model and suggest a batch at 500 and 2,000 points (2-D, noisy games): run
