@@ -182,19 +182,6 @@ fn write_lines<'a>(output: &Path, format: Format, lines: impl Iterator<Item = &'
 }
 
 /// Reading through this advances a progress bar by the bytes read.
-struct Counting<R> {
-    inner: R,
-    bar: indicatif::ProgressBar,
-}
-
-impl<R: Read> Read for Counting<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.bar.inc(n as u64);
-        Ok(n)
-    }
-}
-
 fn convert_pgn(
     input: &Path,
     output: &Path,
@@ -203,14 +190,11 @@ fn convert_pgn(
     progress: bool,
 ) -> Result<PgnReport> {
     let name = input.display().to_string();
-    let mut file = File::open(input).with_context(|| format!("cannot open {name}"))?;
+    let (mut file, bar) = crate::dataset::load::open_text(input, progress)?;
     let mut head = Vec::with_capacity(64 << 10);
     (&mut file).take(64 << 10).read_to_end(&mut head).with_context(|| format!("reading {name}"))?;
     crate::dataset::load::check_text(&head, &name)?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let bar = crate::dataset::load::progress_bar(progress, size, &name);
-    bar.inc(head.len() as u64);
-    let reader = std::io::Cursor::new(head).chain(Counting { inner: file, bar: bar.clone() });
+    let reader = std::io::Cursor::new(head).chain(file);
     let mut out = create(output, format)?;
     let report = extract(reader, pgn, |fen, outcome| {
         let pos =

@@ -171,10 +171,10 @@ fn convert_turns_pgn_games_into_labelled_positions() {
 fn convert_rejects_a_binary_pgn() {
     let dir = TempDir::new("convert-binary");
     let pgn = dir.path("x.pgn");
-    std::fs::write(&pgn, [0x1f, 0x8b, 8, 0, 0, 0]).unwrap();
+    std::fs::write(&pgn, [0x28, 0xb5, 0x2f, 0xfd, 0, 0]).unwrap();
     let err =
         convert(&pgn, &dir.path("o.epd"), Format::Epd, None, false, &LoadOptions::default()).unwrap_err();
-    assert!(err.to_string().contains("gzip-compressed"), "{err}");
+    assert!(err.to_string().contains("zstd-compressed"), "{err}");
 }
 
 #[test]
