@@ -3,8 +3,9 @@
 //! expected simple regret on CLOP's artificial test problems. Each step plays a batch of points
 //! (each a few games against the start) in parallel, records them in the model, and logs the
 //! model's optimum with its predicted Elo, interval and the regions within one and two standard
-//! deviations. The run ends with the optimum's values, `bayes.json` (the data of the report's
-//! partial-dependence plots) and the shared end of every tuner.
+//! deviations; with each step's checkpoint it writes `bayes.json` (the data of the report's
+//! partial-dependence plots), so the report of a stopped run can be drawn. The run ends with the
+//! optimum's values and the shared end of every tuner.
 
 use std::time::Instant;
 
@@ -166,6 +167,7 @@ pub fn run(args: &BayesArgs) -> Result<()> {
         "losses": state.games.losses,
         "draws": state.games.draws,
         "failed_games": state.games.failed,
+        "pentanomial": state.games.pairs.0,
     });
     if let Some(last) = state.log.last() {
         if plays {
@@ -184,9 +186,13 @@ pub fn run(args: &BayesArgs) -> Result<()> {
         }
     }
     print!("{}", describe(&region, &setup.space));
-    let mut bayes = state.bayes.clone();
-    let plots = plot_data(&mut bayes, &setup, estimate, &state.history, plays, args.common.play.seed)?;
-    setup.run.write_json("bayes.json", &plots)?;
+    if !setup.run.file("bayes.json").exists() {
+        // Written with each checkpoint; missing only when a run of an older build stopped
+        // after its last step.
+        let mut bayes = state.bayes.clone();
+        let plots = plot_data(&mut bayes, &setup, estimate, &state.history, plays, args.common.play.seed)?;
+        setup.run.write_json("bayes.json", &plots)?;
+    }
     setup.run.write_meta("bayes", args, args.common.resume, Some(extra.clone()))?;
     crate::export::finish_tuning(&setup, &args.common, &args.verify, &values, state.games.played(), extra)
 }
@@ -332,7 +338,9 @@ fn optimise(
         }
         for (values, s) in candidates.iter().zip(&scored) {
             let u = space.to_unit(values);
-            if plays {
+            if plays && s.games.all_in_pairs() {
+                state.bayes.record_paired_games(&u, s.games.wld(), s.games.pairs)?;
+            } else if plays {
                 state.bayes.record_games(&u, s.games.wld())?;
             } else {
                 state.bayes.record_value(&u, s.fitness)?;
@@ -365,6 +373,9 @@ fn optimise(
             seconds: started.elapsed().as_secs_f64(),
         });
         state.history.push(region(step as u64, space, &estimate));
+        // The report's data with every checkpoint, so a killed run's report can be drawn.
+        let plots = plot_data(&mut state.bayes.clone(), setup, &estimate, &state.history, plays, seed)?;
+        run.write_json("bayes.json", &plots)?;
         state.estimate = Some(estimate);
         steps.bar.set_position(progress(&state));
         let last = state.log.last().expect("pushed above");

@@ -159,3 +159,136 @@ fn a_problem_prints_its_regret() {
     run(&a).unwrap();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A game source that plays pairs (as self-play does), for a space of one value `x` of
+/// [-100, 100]: the candidate's chance of a win peaks at x = 30; a pair's two games share a
+/// lopsided opening (one side or the other is favoured), so its games are correlated. Each
+/// trial's games are drawn from the seed and the trial's index.
+struct PeakPairs;
+
+impl crate::fitness::GameFitness for PeakPairs {
+    fn describe(&self) -> String {
+        "peak pairs".into()
+    }
+    fn duels(&self) -> bool {
+        false
+    }
+    fn games_per_trial(&self, games: u32) -> u32 {
+        2 * games.div_ceil(2).max(1)
+    }
+    fn play(
+        &self,
+        trials: &[crate::fitness::Trial],
+        seed: u64,
+        _stop: &std::sync::atomic::AtomicBool,
+        on_games: &mut dyn FnMut(u64),
+    ) -> Result<Vec<Games>> {
+        use crate::play::stats::GameScore::{Draw, Loss, Win};
+        use rand::Rng;
+        Ok(trials
+            .iter()
+            .enumerate()
+            .map(|(t, trial)| {
+                let mut rng = ChaCha8Rng::seed_from_u64(step_seed(seed, t as u64));
+                let strength = 0.35 - 0.3 * ((trial.candidate[0] - 30.0) / 60.0).powi(2);
+                let mut games = Games::default();
+                for _ in 0..crate::fitness::GameFitness::games_per_trial(self, trial.games) / 2 {
+                    let lean = if rng.random::<bool>() { 0.3 } else { -0.3 };
+                    let mut game = |p: f64| {
+                        let r: f64 = rng.random();
+                        if r < p {
+                            Win
+                        } else if r < p + 0.3 {
+                            Draw
+                        } else {
+                            Loss
+                        }
+                    };
+                    let (first, second) = (game(strength + lean), game(strength - lean));
+                    games.record_pair(first, second);
+                }
+                on_games(games.played());
+                games
+            })
+            .collect())
+    }
+}
+
+#[test]
+fn bayes_over_game_pairs_keeps_them_resumes_exactly_and_leaves_a_report_at_every_checkpoint() {
+    let dir = temp("pairs");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let with_pairs = |setup: Setup| Setup { fitness: Box::new(PeakPairs), ..setup };
+    let straight_args = args(&a, &["--games", "120"]);
+    let settings = straight_args.settings().unwrap();
+    let setup = with_pairs(straight_args.common.setup("bayes", FitnessKind::Selfplay).unwrap());
+    let straight = optimise(&straight_args, &settings, &setup, None).unwrap();
+    assert_eq!(straight.games.played(), 120);
+    assert_eq!(2 * straight.games.pairs.pairs(), 120, "{:?}", straight.games);
+    // Every point kept its pairs, and its noise is theirs.
+    for o in straight.bayes.observations() {
+        assert_eq!(2 * o.pairs.pairs(), o.games.games(), "{o:?}");
+    }
+
+    // Killed after step 3: the checkpoint and bayes.json of step 3, and a report from them.
+    let first = args(&b, &["--games", "120"]);
+    let setup_b = with_pairs(first.common.setup("bayes", FitnessKind::Selfplay).unwrap());
+    let half = optimise(&first, &settings, &setup_b, Some(3)).unwrap();
+    let run_b = b.join("run");
+    let plots: crate::report::bayes::BayesPlots =
+        serde_json::from_str(&std::fs::read_to_string(run_b.join("bayes.json")).unwrap()).unwrap();
+    assert_eq!(plots.points.len(), half.bayes.observations().len());
+    assert_eq!(plots.history.len(), 3);
+    let report = dir.join("report");
+    crate::cmd::report::run(&crate::cmd::report::ReportArgs {
+        params: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml"),
+        baseline: None,
+        log: Some(run_b.clone()),
+        out: report.clone(),
+    })
+    .unwrap();
+    assert!(report.join("bayes-objective.png").is_file() && report.join("index.html").is_file());
+    assert!(std::fs::read_to_string(report.join("index.html")).unwrap().contains("bayes-objective.png"));
+
+    // Resumed: the uninterrupted run, bayes.json included.
+    let resumed_args = args(&b, &["--games", "120", "--resume"]);
+    let resumed = optimise(&resumed_args, &settings, &setup_b, None).unwrap();
+    assert_eq!(resumed.games, straight.games);
+    assert_eq!(resumed.bayes.observations(), straight.bayes.observations());
+    assert_eq!(resumed.estimate, straight.estimate);
+    assert_eq!(resumed.history, straight.history);
+    let file = |d: &std::path::Path, f: &str| std::fs::read_to_string(d.join("run").join(f)).unwrap();
+    assert_eq!(file(&a, "bayes.json"), file(&b, "bayes.json"));
+    assert_eq!(file(&a, "trajectory.csv"), file(&b, "trajectory.csv"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_checkpoint_of_an_older_build_resumes_and_its_points_keep_their_win_draw_loss_noise() {
+    // Written by `tune bayes` of c91600b (before pairs were kept): 36 games of peak_game.py,
+    // the arguments of `args` with --games 36 --seed 1, 3 steps, 9 points.
+    let dir = temp("old");
+    std::fs::create_dir_all(dir.join("run")).unwrap();
+    let old = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/cmd/testdata/bayes-checkpoint-c91600b.json");
+    std::fs::copy(old, dir.join("run/checkpoint.json")).unwrap();
+    let resumed_args = args(&dir, &["--games", "60", "--resume", "--seed", "1"]);
+    let settings = resumed_args.settings().unwrap();
+    let setup = resumed_args.common.setup("bayes", FitnessKind::Selfplay).unwrap();
+    let loaded: State = setup.run.load_checkpoint().unwrap();
+    assert_eq!((loaded.step, loaded.bayes.observations().len(), loaded.games.played()), (3, 9, 36));
+    assert_eq!(loaded.games.pairs.pairs(), 0);
+    // Continued with games in pairs: the old points without pairs, the new ones with them.
+    let setup = Setup { fitness: Box::new(PeakPairs), ..setup };
+    let state = optimise(&resumed_args, &settings, &setup, None).unwrap();
+    assert_eq!((state.step, state.games.played()), (5, 60));
+    let observations = state.bayes.observations();
+    assert_eq!(observations[..9], loaded.bayes.observations()[..]);
+    assert!(observations[..9].iter().all(|o| o.pairs.pairs() == 0));
+    assert!(observations[9..].iter().all(|o| 2 * o.pairs.pairs() == o.games.games()));
+    assert_eq!(2 * state.games.pairs.pairs(), 24);
+    assert!(dir.join("run/bayes.json").is_file());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -2,7 +2,9 @@
 //! `PROGRAM ARGS... <worker-id> <seed> <name1> <value1> [<name2> <value2> ...]` and reads `W`, `L`
 //! or `D` (the tuned side's result) from the last line of its output. Games run `concurrency` at
 //! a time. A run that fails (exit status, no result) is retried; a game whose every attempt failed
-//! is counted as failed, printed, and kept out of the results.
+//! is counted as failed, printed, and kept out of the results. Each run is one game with its own
+//! seed, so the contract knows no game pairs: the games carry no pentanomial counts, and
+//! `tune bayes` takes their noise from the win/draw/loss counts.
 
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -345,8 +345,8 @@ impl EngineFitness {
         Ok(player)
     }
 
-    /// Counts one finished pair into its trial's games (the tuned side had White in the first
-    /// game) and reports its failures.
+    /// Counts one finished pair into its trial's games and pairs (the tuned side had White in the
+    /// first game) and reports its failures.
     fn record(
         &self,
         games: &mut Games,
@@ -354,12 +354,13 @@ impl EngineFitness {
         (pair, pairs): (usize, usize),
         records: &[GameRecord; 2],
     ) {
+        let score = |game: &GameRecord, tuned| match game.outcome.points_for(tuned) {
+            p if p > 0.75 => GameScore::Win,
+            p if p < 0.25 => GameScore::Loss,
+            _ => GameScore::Draw,
+        };
+        games.record_pair(score(&records[0], Color::White), score(&records[1], Color::Black));
         for (game, tuned) in records.iter().zip([Color::White, Color::Black]) {
-            games.record(match game.outcome.points_for(tuned) {
-                p if p > 0.75 => GameScore::Win,
-                p if p < 0.25 => GameScore::Loss,
-                _ => GameScore::Draw,
-            });
             let Some(culprit) = game.culprit else { continue };
             let side = usize::from(culprit != tuned);
             let failures = &mut games.failures[side];

@@ -175,6 +175,9 @@ fn a_candidate_far_from_the_peak_loses_and_duels_set_both_sides() {
     // p(-100) = 1 - 130/150: strong in about one game in eight, a draw; every other game lost.
     assert!(games[0].losses >= 8 && games[0].wins == 0, "{:?}", games[0]);
     assert_eq!((games[1].draws, games[1].played()), (4, 4), "strong against strong draws");
+    assert_eq!(games[1].pairs.0, [0, 0, 2, 0, 0], "two drawn pairs");
+    assert!(games.iter().all(|g| g.all_in_pairs()), "every game counted in its pair: {games:?}");
+    assert!(games[0].pairs.0[0] >= 2 && games[2].pairs.0[4] >= 2, "{games:?}");
     assert!(games[2].wins >= 8 && games[2].losses == 0, "{:?}", games[2]);
     assert!(games.iter().all(|g| g.failures.iter().all(|f| f.total() == 0)), "{games:?}");
     let again = f.play(&trials, 3, &AtomicBool::new(false), &mut |_| {}).unwrap();

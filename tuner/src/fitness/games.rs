@@ -64,18 +64,11 @@ impl<G: GameFitness> Fitness for G {
             .chunks(2)
             .map(|pair| {
                 let (plus, minus) = (pair[0], pair[1]);
-                let games = Games {
-                    wins: plus.wins + minus.losses,
-                    losses: plus.losses + minus.wins,
-                    draws: plus.draws + minus.draws,
-                    failed: plus.failed + minus.failed,
-                    // Both candidates' failures on the candidate side, the reference's on the other.
-                    failures: [0, 1].map(|side| {
-                        let mut sum = plus.failures[side];
-                        sum.add(&minus.failures[side]);
-                        sum
-                    }),
-                };
+                // The minus side's games mirrored: its wins and pairs count against the plus
+                // side; both candidates' failures stay on the candidate side, the reference's on
+                // the other.
+                let mut games = plus;
+                games.add(&minus.mirrored());
                 Compared { result: net(&plus) - net(&minus), games }
             })
             .collect())
@@ -93,11 +86,16 @@ pub(crate) mod tests {
     use std::sync::Mutex;
 
     use super::*;
+    use crate::play::stats::GameScore;
 
     /// A game source whose candidates win when their first value is larger than the
-    /// opponent's (the reference is 0), and that records what it was asked to play.
+    /// opponent's (the reference is 0), and that records what it was asked to play. With
+    /// `pairs`, it plays game pairs as self-play does (a trial's games rounded up to pairs) and
+    /// counts them: the larger value wins the first game and draws the second (1½ points), equal
+    /// values win one and lose one (1 point).
     pub(crate) struct Judge {
         duels: bool,
+        pairs: bool,
         pub(crate) asked: Mutex<Vec<Trial>>,
     }
 
@@ -107,6 +105,13 @@ pub(crate) mod tests {
         }
         fn duels(&self) -> bool {
             self.duels
+        }
+        fn games_per_trial(&self, games: u32) -> u32 {
+            if self.pairs {
+                2 * games.div_ceil(2).max(1)
+            } else {
+                games
+            }
         }
         fn play(
             &self,
@@ -121,11 +126,23 @@ pub(crate) mod tests {
                 .map(|t| {
                     let other = t.opponent.as_ref().map_or(0.0, |o| o[0]);
                     let mut g = Games::default();
+                    if self.pairs {
+                        use crate::play::stats::GameScore::{Draw, Loss, Win};
+                        for _ in 0..GameFitness::games_per_trial(self, t.games) / 2 {
+                            let (first, second) = match t.candidate[0].total_cmp(&other) {
+                                std::cmp::Ordering::Greater => (Win, Draw),
+                                std::cmp::Ordering::Less => (Loss, Draw),
+                                std::cmp::Ordering::Equal => (Win, Loss),
+                            };
+                            g.record_pair(first, second);
+                        }
+                        return g;
+                    }
                     for _ in 0..t.games {
                         g.record(match t.candidate[0].total_cmp(&other) {
-                            std::cmp::Ordering::Greater => crate::play::stats::GameScore::Win,
-                            std::cmp::Ordering::Less => crate::play::stats::GameScore::Loss,
-                            std::cmp::Ordering::Equal => crate::play::stats::GameScore::Draw,
+                            std::cmp::Ordering::Greater => GameScore::Win,
+                            std::cmp::Ordering::Less => GameScore::Loss,
+                            std::cmp::Ordering::Equal => GameScore::Draw,
                         });
                     }
                     g
@@ -135,7 +152,57 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn judge(duels: bool) -> Judge {
-        Judge { duels, asked: Mutex::new(Vec::new()) }
+        Judge { duels, pairs: false, asked: Mutex::new(Vec::new()) }
+    }
+
+    /// A [`Judge`] that plays game pairs.
+    pub(crate) fn pair_judge(duels: bool) -> Judge {
+        Judge { duels, pairs: true, asked: Mutex::new(Vec::new()) }
+    }
+
+    #[test]
+    fn pair_counts_survive_every_question() {
+        use crate::play::stats::Pentanomial;
+        let stop = AtomicBool::new(false);
+        // A ranking: 3 games round up to 2 pairs, each pair from the candidate's side.
+        let j = pair_judge(true);
+        let scored = j.rank(&[vec![1.0], vec![-1.0], vec![0.0]], 3, 0, &stop).unwrap();
+        let pairs: Vec<Pentanomial> = scored.iter().map(|s| s.games.pairs).collect();
+        assert_eq!(
+            pairs,
+            [Pentanomial([0, 0, 0, 2, 0]), Pentanomial([0, 2, 0, 0, 0]), Pentanomial([0, 0, 2, 0, 0])]
+        );
+        assert!(scored.iter().all(|s| s.games.all_in_pairs() && s.games.played() == 4));
+        assert_eq!(scored[0].fitness, 0.75);
+        // A duel: the plus side's pairs.
+        let c = j.compare(&[(vec![2.0], vec![1.0])], 0, &stop).unwrap();
+        assert_eq!((c[0].games.pairs, c[0].result), (Pentanomial([0, 0, 0, 1, 0]), 1.0));
+        // Both sides against the reference: the minus side's pairs are mirrored to the plus side.
+        let j = pair_judge(false);
+        let c = j.compare(&[(vec![1.0], vec![1.0]), (vec![1.0], vec![-1.0])], 0, &stop).unwrap();
+        assert_eq!(c[0].games.pairs, Pentanomial([0, 1, 0, 1, 0]), "1½ for plus, 1½ for minus");
+        assert_eq!(c[1].games.pairs, Pentanomial([0, 0, 0, 2, 0]), "1½ for plus, ½ for minus");
+        assert!(c.iter().all(|c| c.games.all_in_pairs()), "{c:?}");
+        assert_eq!((c[1].games.wins, c[1].games.losses, c[1].games.draws, c[1].result), (2, 0, 2, 2.0));
+        // Single games carry none.
+        let o = j.outcomes(&[vec![1.0]], 0, &stop).unwrap();
+        assert_eq!(o[0].pairs, Pentanomial([0, 0, 0, 1, 0]), "a pair source plays a pair even for one game");
+        let single = judge(true).rank(&[vec![1.0]], 4, 0, &stop).unwrap();
+        assert!(single[0].games.pairs.pairs() == 0 && !single[0].games.all_in_pairs());
+    }
+
+    #[test]
+    fn games_of_an_older_checkpoint_load_without_pairs() {
+        let old = r#"{"wins":3,"losses":1,"draws":2,"failed":0,"failures":[{"crashes":0,"time_losses":1,"illegal_moves":0},{"crashes":0,"time_losses":0,"illegal_moves":0}]}"#;
+        let games: Games = serde_json::from_str(old).unwrap();
+        assert_eq!((games.wins, games.failures[0].time_losses, games.pairs.pairs()), (3, 1, 0));
+        let older: Games = serde_json::from_str(r#"{"wins":1,"losses":0,"draws":0,"failed":0}"#).unwrap();
+        assert_eq!(older, Games { wins: 1, ..Games::default() });
+        let mut both = games;
+        both.record_pair(GameScore::Win, GameScore::Draw);
+        let back: Games = serde_json::from_str(&serde_json::to_string(&both).unwrap()).unwrap();
+        assert_eq!(back, both);
+        assert_eq!(both.mirrored().pairs.0, [0, 1, 0, 0, 0]);
     }
 
     #[test]

@@ -20,7 +20,10 @@
 //!
 //! Every fitness that plays games implements the smaller [`GameFitness`] (play these trials) and
 //! gets the three answers from `games.rs`, written once; a new game source (another engine, a
-//! cluster) is then one file. A question a fitness cannot answer (game outcomes of a loss) is an
+//! cluster) is then one file. A source that plays game pairs (the same opening with each colour:
+//! self-play, UCI engines) also counts each pair's points in [`Games::pairs`], the pentanomial
+//! counts fastchess and OpenBench keep, so a tuner can use the pairs' variance (`tune bayes`
+//! does); a source of single games (a command, one game a run) leaves them empty. A question a fitness cannot answer (game outcomes of a loss) is an
 //! error the command raises before its first step, from [`Fitness::plays_games`].
 
 pub mod command;
@@ -36,7 +39,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
-use crate::play::stats::{GameScore, Wld};
+use crate::play::stats::{GameScore, Pentanomial, Wld};
 use crate::play::tally::Failures;
 
 /// Games from the candidate's side, and games that could not be played (a command that failed
@@ -54,6 +57,13 @@ pub struct Games {
     /// they were counted reads them as zero.)
     #[serde(default)]
     pub failures: [Failures; 2],
+    /// The games that were played as pairs (one opening, each side once with each colour), by
+    /// the candidate's points over the pair: 0, ½, 1, 1½, 2 (fastchess's and OpenBench's
+    /// pentanomial counts). Their games are also in the wins, losses and draws; games not played
+    /// in pairs (a command's) are in those alone. (A checkpoint written before pairs were
+    /// counted reads them as none.)
+    #[serde(default)]
+    pub pairs: Pentanomial,
 }
 
 impl Games {
@@ -78,9 +88,22 @@ impl Games {
         }
     }
 
-    /// The same games from the other side.
+    /// Records a game pair: both games (from the candidate's side) and the pair's points.
+    pub fn record_pair(&mut self, first: GameScore, second: GameScore) {
+        self.record(first);
+        self.record(second);
+        self.pairs.add(first, second);
+    }
+
+    /// Whether every game played was played in a pair (and there was at least one).
+    pub fn all_in_pairs(&self) -> bool {
+        self.pairs.pairs() > 0 && 2 * self.pairs.pairs() == self.played()
+    }
+
+    /// The same games from the other side (the failures stay where they are: [candidate side,
+    /// other side]).
     pub fn mirrored(&self) -> Games {
-        Games { wins: self.losses, losses: self.wins, ..*self }
+        Games { wins: self.losses, losses: self.wins, pairs: self.pairs.mirrored(), ..*self }
     }
 
     pub fn add(&mut self, other: &Games) {
@@ -91,6 +114,7 @@ impl Games {
         for (mine, theirs) in self.failures.iter_mut().zip(&other.failures) {
             mine.add(theirs);
         }
+        self.pairs.merge(&other.pairs);
     }
 
     /// The failures for result.json: `{"candidate": {"crashes": .., "time_losses": ..,

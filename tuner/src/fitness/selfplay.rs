@@ -1,6 +1,7 @@
 //! Games of our engine as a fitness: each candidate is an in-process engine (the starting params
 //! with the candidate's values written in) playing game pairs against the reference (the
-//! starting values) or against another candidate, through the match runner, in parallel.
+//! starting values) or against another candidate, through the match runner, in parallel; each
+//! pair's points are counted too (`Games::pairs`).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use whetstone::search::SearchParams;
 use super::{GameFitness, Games, Trial};
 use crate::optim::space::Space;
 use crate::play::book::{self, BookOrder, Opening};
-use crate::play::game::GameSettings;
+use crate::play::game::{GameRecord, GameSettings};
 use crate::play::inprocess::EngineSetup;
 use crate::play::runner::{self, Contestant, Flow, PairJob};
 use crate::play::stats::GameScore;
@@ -91,16 +92,16 @@ impl GameFitness for SelfPlay {
         let mut results = vec![Games::default(); trials.len()];
         let mut finished = 0;
         runner::run(&contestants, &jobs, &self.settings, self.concurrency, stop, |pair| {
-            let games = &mut results[trial_of_job[pair.index]];
-            for (game, first_color) in
-                pair.games.iter().zip([whetstone::Color::White, whetstone::Color::Black])
-            {
-                games.record(match game.outcome.points_for(first_color) {
-                    p if p > 0.75 => GameScore::Win,
-                    p if p < 0.25 => GameScore::Loss,
-                    _ => GameScore::Draw,
-                });
-            }
+            // The candidate had White in the pair's first game and Black in its second.
+            let score = |game: &GameRecord, color| match game.outcome.points_for(color) {
+                p if p > 0.75 => GameScore::Win,
+                p if p < 0.25 => GameScore::Loss,
+                _ => GameScore::Draw,
+            };
+            results[trial_of_job[pair.index]].record_pair(
+                score(&pair.games[0], whetstone::Color::White),
+                score(&pair.games[1], whetstone::Color::Black),
+            );
             finished += 1;
             on_games(2);
             Ok(Flow::Continue)
@@ -153,6 +154,12 @@ mod tests {
         // 300-node games are noisy: a crippled side may win one, never a third of them.
         assert!(results[0].score() < 0.3, "{:?}", results[0]);
         assert!(results[1].score() > 0.75, "{:?}", results[1]);
+        assert_eq!((results[0].pairs.pairs(), results[1].pairs.pairs()), (4, 2));
+        assert!(results.iter().all(|g| g.all_in_pairs()), "every game counted in its pair: {results:?}");
+        assert!(
+            results[1].pairs.0[4] >= 1,
+            "the reference beats the crippled side in both colours: {results:?}"
+        );
         let again = fitness.play(&trials, 7, &AtomicBool::new(false), &mut |_| {}).unwrap();
         assert_eq!(results, again, "the same seed plays the same games");
     }

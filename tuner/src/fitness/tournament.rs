@@ -81,8 +81,9 @@ impl<G: GameFitness> Fitness for Tournament<G> {
             })
             .collect();
         let results = self.source.play(&trials, seed, stop, &mut |_| {})?;
-        // Points from both sides of every game; the cost (games played) once, on the pairing's
-        // first candidate, so that summing the costs counts each game once.
+        // Points from both sides of every game; the cost (games played, and their pairs when the
+        // source plays pairs) once, on the pairing's first candidate, so that summing the costs
+        // counts each game once.
         let mut points = vec![Games::default(); candidates.len()];
         let mut cost = vec![Games::default(); candidates.len()];
         for (&(a, b), result) in pairings.iter().zip(&results) {
@@ -107,7 +108,7 @@ impl<G: GameFitness> Fitness for Tournament<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fitness::games::tests::{judge, Judge};
+    use crate::fitness::games::tests::{judge, pair_judge, Judge};
 
     #[test]
     fn every_candidate_plays_its_rounds_and_each_game_counts_for_both_sides() {
@@ -142,5 +143,22 @@ mod tests {
         let asked = t.source.asked.lock().unwrap();
         assert_eq!(asked.iter().filter(|trial| trial.opponent.is_none()).count(), 1);
         assert_eq!(scored.iter().map(|s| s.games.played()).sum::<u64>(), 4, "two pairs: one duel, one bye");
+    }
+
+    #[test]
+    fn a_tournament_of_pairs_counts_each_pair_once_in_its_cost() {
+        let t = Tournament { source: pair_judge(true) };
+        let candidates: Vec<Vec<f64>> = (0..4).map(|i| vec![i as f64]).collect();
+        let scored = t.rank(&candidates, 4, 3, &AtomicBool::new(false)).unwrap();
+        let mut pairs = crate::play::stats::Pentanomial::default();
+        for s in &scored {
+            pairs.merge(&s.games.pairs);
+            assert_eq!(2 * s.games.pairs.pairs(), s.games.played(), "{s:?}");
+        }
+        // Two rounds of two pairings, every pair 1½ points for the stronger side: from the
+        // pairing's first candidate, 1½ or ½.
+        assert_eq!(pairs.pairs(), 4);
+        assert_eq!(pairs.0[1] + pairs.0[3], 4, "{pairs:?}");
+        assert_eq!(scored[3].fitness, 0.75, "the strongest scores 1½ of 2 in every pair");
     }
 }

@@ -4,10 +4,16 @@
 //! fitted to every point played so far; the estimate is the maximum of the posterior mean.
 //!
 //! Each point is a batch of games at one parameter vector: its value is the mean score of those
-//! games and its noise variance comes from their win/draw/loss counts, shrunk toward the run's
-//! pooled outcome frequencies (a Dirichlet prior of [`PRIOR_GAMES`] games), so a point of two
-//! games neither claims no noise after two wins nor ignores its own draws. An exact fitness (the
-//! Texel loss) gives values without noise. Points use unit coordinates, `[-1, 1]` per parameter;
+//! games. When they were played in pairs (one opening, each side once with each colour, as
+//! self-play and UCI engines play them), its noise variance is the variance of the pair scores
+//! (the pentanomial counts, as fastchess and OpenBench measure a match) over its pairs: the two
+//! games of a pair share an opening, so they are correlated, and the per-game variance misstates
+//! the noise (overstates it when the openings are lopsided, which they are). The pair counts are
+//! shrunk toward the run's pooled pair frequencies (a Dirichlet prior of [`PRIOR_PAIRS`] pairs,
+//! the same 16 games). Games not played in pairs (a command's, CLOP's test problems) take their
+//! noise from their win/draw/loss counts in the same way, with a prior of [`PRIOR_GAMES`] games
+//! at the pooled outcome frequencies, so a point of two games neither claims no noise after two
+//! wins nor ignores its own draws. An exact fitness (the Texel loss) gives values without noise. Points use unit coordinates, `[-1, 1]` per parameter;
 //! higher values are better.
 //!
 //! Cost: the process is conditioned on every point (one Cholesky factorisation, O(n³)), but its
@@ -27,10 +33,17 @@ use serde::{Deserialize, Serialize};
 use super::acquisition::{self, Acquisition};
 use super::clop_problems::{Problem, Solver};
 use super::gp::{self, Gp, Hyper};
-use crate::play::stats::Wld;
+use crate::play::stats::{Pentanomial, Wld};
 
 /// Games of prior weight in each point's outcome frequencies (at the run's pooled frequencies).
 pub const PRIOR_GAMES: f64 = 16.0;
+
+/// Game pairs of prior weight in each point's pair-score frequencies (at the run's pooled pair
+/// frequencies): the same 16 games as [`PRIOR_GAMES`].
+pub const PRIOR_PAIRS: f64 = PRIOR_GAMES / 2.0;
+
+/// A pair's score (its points / 2) by pentanomial class.
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 /// The largest number of values `--metric auto` gives a full metric. Measured at 10,000 games
 /// (docs/tuning.md): on Correlated (2 values) the full metric took the regret from 0.0075 to
@@ -159,6 +172,10 @@ pub struct Observation {
     pub value: f64,
     /// Its games (none for an exact fitness).
     pub games: Wld,
+    /// Its games' pairs, when every game was played in a pair; empty otherwise (single games,
+    /// and every point of a checkpoint written before pairs were kept).
+    #[serde(default)]
+    pub pairs: Pentanomial,
 }
 
 /// What the model says of its best point.
@@ -210,6 +227,27 @@ pub fn latin_hypercube(n: usize, dims: usize, rng: &mut impl Rng) -> Vec<Vec<f64
         }
     }
     points
+}
+
+/// The variance of one pair's score under pair-class weights `weights` (not normalised).
+fn pair_variance(weights: &[f64; 5]) -> f64 {
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let mean = PAIR_SCORES.iter().zip(weights).map(|(s, w)| s * w).sum::<f64>() / total;
+    PAIR_SCORES.iter().zip(weights).map(|(s, w)| w * (s - mean).powi(2)).sum::<f64>() / total
+}
+
+/// The noise variance of the mean pair score of `pairs`: the per-pair variance of its counts
+/// shrunk toward the frequencies of `pooled` (a Dirichlet prior of [`PRIOR_PAIRS`] pairs), over
+/// its pair count. (With two independent games a pair, this is the per-game variance over the
+/// games, as for single games.)
+fn pair_noise(pairs: &Pentanomial, pooled: &Pentanomial) -> f64 {
+    let total = pooled.pairs().max(1) as f64;
+    let weights: [f64; 5] =
+        std::array::from_fn(|k| pairs.0[k] as f64 + PRIOR_PAIRS * pooled.0[k] as f64 / total);
+    pair_variance(&weights) / pairs.pairs() as f64
 }
 
 fn normal(rng: &mut impl Rng) -> f64 {
@@ -281,20 +319,31 @@ impl Bayes {
         }
     }
 
-    /// Records the games played at `x` (a point whose games all failed records nothing).
+    /// Records the games played at `x`, not in pairs (a point whose games all failed records
+    /// nothing).
     pub fn record_games(&mut self, x: &[f64], games: Wld) -> Result<()> {
+        self.record_paired_games(x, games, Pentanomial::default())
+    }
+
+    /// Records the games played at `x` and, when they were played in pairs, the pairs' counts
+    /// (`pairs` empty: single games), which must then hold every game.
+    pub fn record_paired_games(&mut self, x: &[f64], games: Wld, pairs: Pentanomial) -> Result<()> {
         if games.games() == 0 {
             return Ok(());
         }
-        self.push(x, games.score(), games)
+        let points = games.wins as f64 + 0.5 * games.draws as f64;
+        if pairs.pairs() > 0 && (2 * pairs.pairs() != games.games() || pairs.points() != points) {
+            bail!("the pairs {:?} are not the games {games:?}", pairs.0);
+        }
+        self.push(x, games.score(), games, pairs)
     }
 
     /// Records an exact value at `x`.
     pub fn record_value(&mut self, x: &[f64], value: f64) -> Result<()> {
-        self.push(x, value, Wld::default())
+        self.push(x, value, Wld::default(), Pentanomial::default())
     }
 
-    fn push(&mut self, x: &[f64], value: f64, games: Wld) -> Result<()> {
+    fn push(&mut self, x: &[f64], value: f64, games: Wld, pairs: Pentanomial) -> Result<()> {
         if x.len() != self.dims || x.iter().any(|v| !v.is_finite()) || !value.is_finite() {
             bail!(
                 "a point of {} values (expected {}) or its value {value} is not usable",
@@ -303,18 +352,21 @@ impl Bayes {
             );
         }
         let x = x.iter().map(|v| v.clamp(-1.0, 1.0)).collect();
-        self.observations.push(Observation { x, value, games });
+        self.observations.push(Observation { x, value, games, pairs });
         self.model = None;
         Ok(())
     }
 
-    /// The observations as the process takes them: points, values and noise variances.
+    /// The observations as the process takes them: points, values and noise variances (from
+    /// the pairs where the games were played in pairs, from the games otherwise).
     fn data(&self) -> (Vec<Vec<f64>>, Vec<f64>, Vec<f64>) {
         let mut pooled = Wld::default();
+        let mut pooled_pairs = Pentanomial::default();
         for o in &self.observations {
             pooled.wins += o.games.wins;
             pooled.draws += o.games.draws;
             pooled.losses += o.games.losses;
+            pooled_pairs.merge(&o.pairs);
         }
         let total = pooled.games().max(1) as f64;
         let prior =
@@ -322,6 +374,9 @@ impl Bayes {
         let noise = |o: &Observation| -> f64 {
             if self.exact || o.games.games() == 0 {
                 return 0.0;
+            }
+            if o.pairs.pairs() > 0 {
+                return pair_noise(&o.pairs, &pooled_pairs);
             }
             let n = o.games.games() as f64;
             let counts = [o.games.losses as f64, o.games.draws as f64, o.games.wins as f64];
@@ -336,10 +391,20 @@ impl Bayes {
         (x, y, noise)
     }
 
-    /// The noise variance of a new point's value: the pooled per-game variance over its games.
+    /// The noise variance of a new point's value: the pooled per-pair variance over its pairs
+    /// when the games come in pairs, else the pooled per-game variance over its games.
     fn new_point_noise(&self) -> f64 {
         if self.exact {
             return 0.0;
+        }
+        let mut pooled_pairs = Pentanomial::default();
+        for o in &self.observations {
+            pooled_pairs.merge(&o.pairs);
+        }
+        if pooled_pairs.pairs() > 0 {
+            // A game source that plays pairs rounds a point's games up to pairs.
+            let pairs = self.games_per_point().div_ceil(2).max(1);
+            return pair_variance(&pooled_pairs.0.map(|c| c as f64)) / pairs as f64;
         }
         let games: Vec<&Wld> = self.observations.iter().map(|o| &o.games).collect();
         let n: u64 = games.iter().map(|g| g.games()).sum();

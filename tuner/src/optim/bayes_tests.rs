@@ -72,6 +72,79 @@ fn a_point_of_few_games_is_noisy_and_more_games_are_less_so() {
     assert_eq!(exact.data().2, [0.0, 0.0]);
 }
 
+/// The W/D/L noise of one point by its formula: a Dirichlet prior of 16 games at the pooled
+/// frequencies, the per-game variance of the shrunk frequencies, over the point's games.
+fn trinomial_noise(point: Wld, pooled: Wld) -> f64 {
+    let total = pooled.games() as f64;
+    let counts = [point.losses, point.draws, point.wins].map(|c| c as f64);
+    let prior = [pooled.losses, pooled.draws, pooled.wins].map(|c| PRIOR_GAMES * c as f64 / total);
+    let n = point.games() as f64;
+    let m: Vec<f64> = (0..3).map(|k| (counts[k] + prior[k]) / (n + PRIOR_GAMES)).collect();
+    let mean = 0.5 * m[1] + m[2];
+    (m[0] * mean * mean + m[1] * (0.5 - mean).powi(2) + m[2] * (1.0 - mean).powi(2)) / n
+}
+
+#[test]
+fn games_without_pairs_take_the_trinomial_noise_by_its_formula() {
+    let mut bayes = Bayes::new(1, BayesSettings::default(), false, 1, None).unwrap();
+    let wld = |wins, draws, losses| Wld { wins, draws, losses };
+    let points = [wld(3, 2, 1), wld(1, 4, 5), wld(0, 0, 2)];
+    for (i, p) in points.iter().enumerate() {
+        bayes.record_games(&[i as f64 / 4.0], *p).unwrap();
+    }
+    let pooled = wld(4, 6, 8);
+    let (_, _, noise) = bayes.data();
+    for (p, got) in points.iter().zip(&noise) {
+        let want = trinomial_noise(*p, pooled);
+        assert!((got - want).abs() <= 1e-15 * want, "{got} against {want}");
+    }
+    // A new point: the pooled per-game variance over its games.
+    let mean = (4.0 + 0.5 * 6.0) / 18.0;
+    let var =
+        (4.0 * (1.0 - mean) * (1.0 - mean) + 6.0 * (0.5 - mean) * (0.5 - mean) + 8.0 * mean * mean) / 18.0;
+    assert!((bayes.new_point_noise() - var / 4.0).abs() < 1e-15);
+}
+
+#[test]
+fn pairs_give_the_pentanomial_noise() {
+    let mut bayes = Bayes::new(1, BayesSettings::default(), false, 1, None).unwrap();
+    let split = Wld { wins: 4, draws: 0, losses: 4 };
+    // The same games, in pairs: four pairs of a win and a loss (every pair 1 point), and two
+    // pairs lost and two won.
+    bayes.record_paired_games(&[0.0], split, Pentanomial([0, 0, 4, 0, 0])).unwrap();
+    bayes.record_paired_games(&[0.5], split, Pentanomial([2, 0, 0, 0, 2])).unwrap();
+    let (_, y, noise) = bayes.data();
+    assert_eq!(y, [0.5, 0.5]);
+    // Pooled [2, 0, 4, 0, 2] over 8 pairs: a prior of 8 pairs adds exactly those counts. The
+    // first point's pair scores then are 0 twice, ½ eight times, 1 twice out of 12: a variance
+    // of 1/12 per pair, over 4 pairs; the second's 0, ½, 1 four times each: 1/6 over 4.
+    assert!((noise[0] - 1.0 / 48.0).abs() < 1e-15, "{noise:?}");
+    assert!((noise[1] - 1.0 / 24.0).abs() < 1e-15, "{noise:?}");
+    // The same games without their pairs would weigh both points alike.
+    let mut single = Bayes::new(1, BayesSettings::default(), false, 1, None).unwrap();
+    single.record_games(&[0.0], split).unwrap();
+    single.record_games(&[0.5], split).unwrap();
+    let (_, _, without) = single.data();
+    assert_eq!(without[0], without[1]);
+    assert!((without[0] - trinomial_noise(split, Wld { wins: 8, draws: 0, losses: 8 })).abs() < 1e-15);
+    assert!((without[0] - 1.0 / 32.0).abs() < 1e-15, "{without:?}");
+    // A new point: the pooled per-pair variance (1/8) over its 2 pairs (4 games).
+    assert!((bayes.new_point_noise() - 1.0 / 16.0).abs() < 1e-15);
+    // Mixed (a run resumed from a checkpoint written before pairs were kept): each point by
+    // its own kind, the single games' prior pooled over every game.
+    bayes.record_games(&[-0.5], Wld { wins: 1, draws: 2, losses: 1 }).unwrap();
+    let (_, _, mixed) = bayes.data();
+    assert_eq!(mixed[..2], noise[..]);
+    let want = trinomial_noise(Wld { wins: 1, draws: 2, losses: 1 }, Wld { wins: 9, draws: 2, losses: 9 });
+    assert!((mixed[2] - want).abs() < 1e-15, "{mixed:?}");
+    // Pairs that are not the games are refused; a round trip through JSON keeps them.
+    let e = bayes.record_paired_games(&[0.1], split, Pentanomial([0, 0, 2, 0, 0])).unwrap_err();
+    assert!(e.to_string().contains("are not the games"), "{e}");
+    assert!(bayes.record_paired_games(&[0.1], split, Pentanomial([0, 0, 0, 4, 0])).is_err());
+    let back: Bayes = serde_json::from_str(&serde_json::to_string(&bayes).unwrap()).unwrap();
+    assert_eq!(back.observations(), bayes.observations());
+}
+
 #[test]
 fn points_get_more_games_as_the_run_grows() {
     let settings = BayesSettings { games_per_point: 2, replication: 3, ..BayesSettings::default() };

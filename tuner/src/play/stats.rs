@@ -80,6 +80,25 @@ impl Pentanomial {
         };
         self.0[half_points(first) + half_points(second)] += 1;
     }
+
+    /// Adds another set of pair counts.
+    pub fn merge(&mut self, other: &Pentanomial) {
+        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+            *mine += theirs;
+        }
+    }
+
+    /// The same pairs from the other engine's side.
+    pub fn mirrored(&self) -> Pentanomial {
+        let mut counts = self.0;
+        counts.reverse();
+        Pentanomial(counts)
+    }
+
+    /// Points over the pairs (each pair worth 2).
+    pub fn points(&self) -> f64 {
+        self.0.iter().enumerate().map(|(half, &c)| 0.5 * half as f64 * c as f64).sum()
+    }
 }
 
 /// An Elo difference with its 95% interval.

@@ -1,5 +1,6 @@
-//! The pictures of a `tune bayes` run, drawn from its `bayes.json` (written by the command at the
-//! end of the run, so `tune report --log RUN` finds them as it finds `log.csv`): the model's
+//! The pictures of a `tune bayes` run, drawn from its `bayes.json` (written by the command with
+//! each step's checkpoint, so `tune report --log RUN` finds them as it finds `log.csv`, for a
+//! stopped run too): the model's
 //! partial dependence as chess-tuning-tools draws it (a matrix: one parameter on the diagonal,
 //! pairs as heat maps below it, with the points played and the optimum), each parameter's
 //! dependence and the slice through the optimum with its band, and the optimum with its one- and
