@@ -23,8 +23,9 @@
 //! cluster) is then one file. A source that plays game pairs (the same opening with each colour:
 //! self-play, UCI engines) also counts each pair's points in [`Games::pairs`], the pentanomial
 //! counts fastchess and OpenBench keep, so a tuner can use the pairs' variance (`tune bayes`
-//! does); a source of single games (a command, one game a run) leaves them empty. A question a fitness cannot answer (game outcomes of a loss) is an
-//! error the command raises before its first step, from [`Fitness::plays_games`].
+//! does); a source of single games (a command, one game a run) leaves them empty. A question a
+//! fitness cannot answer (game outcomes of a loss) is an error the command raises before its
+//! first step, from [`Fitness::plays_games`].
 
 pub mod command;
 pub mod engine;

@@ -13,8 +13,8 @@
 //! the same 16 games). Games not played in pairs (a command's, CLOP's test problems) take their
 //! noise from their win/draw/loss counts in the same way, with a prior of [`PRIOR_GAMES`] games
 //! at the pooled outcome frequencies, so a point of two games neither claims no noise after two
-//! wins nor ignores its own draws. An exact fitness (the Texel loss) gives values without noise. Points use unit coordinates, `[-1, 1]` per parameter;
-//! higher values are better.
+//! wins nor ignores its own draws. An exact fitness (the Texel loss) gives values without noise.
+//! Points use unit coordinates, `[-1, 1]` per parameter; higher values are better.
 //!
 //! Cost: the process is conditioned on every point (one Cholesky factorisation, O(n³)), but its
 //! hyperparameters are refitted only when the points have grown by `refit_rate`, on at most
