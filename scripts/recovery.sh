@@ -5,12 +5,13 @@
 # and measure each result against the baked values. The share of the lost Elo won back is
 # (Elo(result vs baked) - Elo(start vs baked)) / -Elo(start vs baked).
 #
-# Usage: scripts/recovery.sh [TUNER ...]      TUNER: spsa clop bayes pbil-selfplay pbil-tournament
-#                                              (default: spsa clop pbil-selfplay pbil-tournament)
+# Usage: scripts/recovery.sh [TUNER ...]      TUNER: spsa clop bayes pbil-selfplay pbil-tournament pbil-natural
+#                                              (default: spsa clop pbil-natural pbil-tournament pbil-selfplay)
 #        scripts/recovery.sh --regenerate     rewrite params/perturbed.toml from params/eval.toml
 # Environment: GAMES (tuning budget, 10000), NODES (per move, 2000), CHECK_GAMES (each
-# measurement, 1000), SEED (1), OUT (reports/recovery). Reruns reuse finished runs and
-# measurements (delete a folder to redo it); an interrupted run resumes.
+# measurement, 1000), SEED (1), OUT (reports/recovery), PBIL_RATE (pbil-natural's learning rate,
+# 0.15). Reruns reuse finished runs and measurements (delete a folder to redo it); an interrupted
+# run resumes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,7 +48,7 @@ CHECK_GAMES=${CHECK_GAMES:-1000}
 SEED=${SEED:-1}
 OUT=${OUT:-reports/recovery}
 TUNERS=("$@")
-[[ ${#TUNERS[@]} -gt 0 ]] || TUNERS=(spsa clop pbil-selfplay pbil-tournament)
+[[ ${#TUNERS[@]} -gt 0 ]] || TUNERS=(spsa clop pbil-natural pbil-tournament pbil-selfplay)
 
 cargo build --release -p whetstone-tuner
 tune=target/release/tune
@@ -77,9 +78,10 @@ for t in "${TUNERS[@]}"; do
         spsa) tuning spsa spsa ;;
         clop) tuning clop clop ;;
         bayes) tuning bayes bayes ;;
-        pbil-selfplay) tuning pbil-selfplay pbil --fitness selfplay --window 64 --elite 8 ;;
-        pbil-tournament) tuning pbil-tournament pbil --fitness tournament --window 64 --elite 8 ;;
-        *) echo "unknown tuner '$t' (spsa, clop, bayes, pbil-selfplay, pbil-tournament)" >&2; exit 2 ;;
+        pbil-selfplay) tuning pbil-selfplay pbil --fitness selfplay --window 64 --update baluja --elite 8 ;;
+        pbil-tournament) tuning pbil-tournament pbil --fitness tournament --window 64 --update baluja --elite 8 ;;
+        pbil-natural) tuning pbil-natural pbil --fitness tournament --window 64 --update natural --learning-rate "${PBIL_RATE:-0.15}" ;;
+        *) echo "unknown tuner '$t' (spsa, clop, bayes, pbil-selfplay, pbil-tournament, pbil-natural)" >&2; exit 2 ;;
     esac
     measure "$t" "$OUT/$t/tuned.toml"
 done

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::export::verify::VerifyArgs;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
-use crate::optim::pbil::{Pbil, PbilSettings};
+use crate::optim::pbil::{Pbil, PbilSettings, Update, NATURAL_LEARNING_RATE};
 use crate::play::stats::elo_from_score;
 use crate::run::Steps;
 
@@ -48,9 +48,18 @@ pub struct PbilArgs {
     /// of the luck of a single best, at the price of smaller steps (docs/tuning.md).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub elite: usize,
-    /// Step of the probabilities toward the best individual (Baluja and Caruana 1995: 0.1).
-    #[arg(long, default_value_t = PbilSettings::default().learning_rate)]
-    pub learning_rate: f64,
+    /// How a generation's scores move the probabilities: `baluja` (toward the best, or the mean
+    /// of --elite, and away from the worst) or `natural` (each bit by the covariance of bit and
+    /// score over the whole generation, the natural gradient; for games, where a generation's
+    /// best is mostly its luckiest) [default: natural with games for a fitness, baluja with the
+    /// Texel loss]. docs/tuning.md has the measurements.
+    #[arg(long, value_name = "RULE")]
+    pub update: Option<Update>,
+    /// Step of the probabilities toward the best individual (Baluja and Caruana 1995: 0.1); with
+    /// `--update natural`, the largest step of one generation [default: 0.1 for baluja, 0.15 for
+    /// natural].
+    #[arg(long)]
+    pub learning_rate: Option<f64>,
     /// Extra step toward the best where the worst individual differs (0.075).
     #[arg(long, default_value_t = PbilSettings::default().negative_learning_rate)]
     pub negative_learning_rate: f64,
@@ -121,16 +130,24 @@ struct State {
 }
 
 impl PbilArgs {
-    fn settings(&self) -> PbilSettings {
+    /// The settings for a fitness that plays games (`games`) or not: the update rule and its
+    /// learning rate default by the fitness, the window also moves at its edge under games.
+    fn settings(&self, games: bool) -> PbilSettings {
+        let update = self.update.unwrap_or(if games { Update::Natural } else { Update::Baluja });
+        let learning_rate = self.learning_rate.unwrap_or(match update {
+            Update::Baluja => PbilSettings::default().learning_rate,
+            Update::Natural => NATURAL_LEARNING_RATE,
+        });
         PbilSettings {
             population: self.population.max(2),
-            learning_rate: self.learning_rate,
+            learning_rate,
             negative_learning_rate: self.negative_learning_rate,
             mutation_probability: self.mutation_probability,
             mutation_shift: self.mutation_shift,
             start_confidence: self.start_confidence,
             window: (self.window > 0).then_some(self.window),
-            recentre_at_edge: false,
+            recentre_at_edge: games,
+            update,
         }
     }
 }
@@ -185,10 +202,7 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
     } else {
         State {
             generation: 0,
-            pbil: Pbil::new(
-                &setup.space,
-                PbilSettings { recentre_at_edge: fitness.plays_games(), ..args.settings() },
-            ),
+            pbil: Pbil::new(&setup.space, args.settings(fitness.plays_games())),
             // The start is the best so far: the result is never worse than where the run began.
             best: fitness.exact().map(|exact| (setup.space.starts(), exact.loss(&setup.space.starts()))),
             games: Games::default(),
@@ -275,9 +289,15 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
             entry.mean_score = all.score();
             entry.mean_elo = elo_from_score(all.score().clamp(1e-3, 1.0 - 1e-3));
         }
-        let elite = args.elite.min(ranking.len() / 2).max(1);
-        let rows = |ids: &[usize]| ids.iter().map(|&i| population.row(i)).collect::<Vec<_>>();
-        state.pbil.learn_from(&rows(&ranking[..elite]), &rows(&ranking[ranking.len() - elite..]), &mut rng);
+        match state.pbil.settings.update {
+            Update::Baluja => {
+                let elite = args.elite.min(ranking.len() / 2).max(1);
+                let rows = |ids: &[usize]| ids.iter().map(|&i| population.row(i)).collect::<Vec<_>>();
+                let (best, worst) = (rows(&ranking[..elite]), rows(&ranking[ranking.len() - elite..]));
+                state.pbil.learn_from(&best, &worst, &mut rng);
+            }
+            Update::Natural => state.pbil.learn_natural(&population, &scores, &mut rng),
+        }
         entry.recentred = state.pbil.recentre(0.05);
         state.generation += 1;
         entry.entropy = state.pbil.entropy();
@@ -342,5 +362,22 @@ mod tests {
         assert!(csv.starts_with("generation,best_loss"), "{csv}");
         assert_eq!(std::fs::read_to_string(dir.join("a/trajectory.csv")).unwrap().lines().count(), 8);
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn the_update_rule_and_its_rate_default_by_the_fitness_and_follow_the_options() {
+        let out = std::path::Path::new("/nonexistent-pbil-out");
+        let defaults = args(out, &[]);
+        let texel = defaults.settings(false);
+        assert_eq!((texel.update, texel.learning_rate, texel.recentre_at_edge), (Update::Baluja, 0.1, false));
+        let games = defaults.settings(true);
+        assert_eq!(
+            (games.update, games.learning_rate, games.recentre_at_edge),
+            (Update::Natural, NATURAL_LEARNING_RATE, true)
+        );
+        let chosen = args(out, &["--update", "baluja", "--learning-rate", "0.2"]).settings(true);
+        assert_eq!((chosen.update, chosen.learning_rate), (Update::Baluja, 0.2));
+        let natural = args(out, &["--update", "natural"]).settings(false);
+        assert_eq!((natural.update, natural.learning_rate), (Update::Natural, NATURAL_LEARNING_RATE));
     }
 }
