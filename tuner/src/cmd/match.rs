@@ -54,8 +54,9 @@ pub struct MatchArgs {
     /// Run folder for games.pgn, summary.json and run.json [default: reports/match-<engine>-<opponent>].
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Continue the match in --out where it stopped: the pairs not yet played, with the options
-    /// it was started with (engines, limits, book, seed, adjudication, SPRT); --games may differ.
+    /// Continue the match in --out where it stopped, the pairs not yet played: give the command it
+    /// was started with plus --resume (engines, limits, book, seed, adjudication and SPRT are
+    /// checked against the run's, files by their content); --games and --concurrency may differ.
     #[arg(long)]
     pub resume: bool,
 }
