@@ -337,6 +337,28 @@ mod tests {
 
     use super::*;
 
+    /// 150 generations of 32 individuals scored by their first value plus uniform noise 1,000
+    /// wide (ten times a range of 100), each generation handed to `learn`; the estimate after.
+    fn noisy_climb(
+        space: &Space,
+        settings: &PbilSettings,
+        seed: u64,
+        learn: impl Fn(&mut Pbil, &Array2<bool>, &[f64], &mut ChaCha8Rng),
+    ) -> Vec<f64> {
+        let mut pbil = Pbil::new(space, settings.clone());
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..150 {
+            let population = pbil.sample_population(32, &mut rng);
+            let scores: Vec<f64> = population
+                .rows()
+                .into_iter()
+                .map(|b| pbil.decode(b)[0] + 1000.0 * (rng.random::<f64>() - 0.5))
+                .collect();
+            learn(&mut pbil, &population, &scores, &mut rng);
+        }
+        pbil.estimate()
+    }
+
     #[test]
     fn gray_codes_invert_and_every_integer_is_reachable() {
         for k in 0..1024 {
@@ -396,22 +418,13 @@ mod tests {
         // The score is the value plus noise of ten times the values' whole range: the mean bits
         // of the top quarter still climb from the start toward the maximum.
         let run = |seed: u64| {
-            let mut pbil = Pbil::new(&space, settings.clone());
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            for _ in 0..150 {
-                let population = pbil.sample_population(32, &mut rng);
-                let scores: Vec<f64> = population
-                    .rows()
-                    .into_iter()
-                    .map(|b| pbil.decode(b)[0] + 1000.0 * (rng.random::<f64>() - 0.5))
-                    .collect();
+            noisy_climb(&space, &settings, seed, |pbil, population, scores, rng| {
                 let mut order: Vec<usize> = (0..32).collect();
                 order.sort_by(|&i, &j| scores[j].total_cmp(&scores[i]));
                 let best: Vec<_> = order[..8].iter().map(|&i| population.row(i)).collect();
                 let worst: Vec<_> = order[24..].iter().map(|&i| population.row(i)).collect();
-                pbil.learn_from(&best, &worst, &mut rng);
-            }
-            pbil.estimate()[0]
+                pbil.learn_from(&best, &worst, rng);
+            })[0]
         };
         let mean = (1..=8).map(run).sum::<f64>() / 8.0;
         assert!(mean > 0.0, "from -40 toward 50: {mean}");
@@ -472,18 +485,9 @@ mod tests {
             ..PbilSettings::default()
         };
         let run = |seed: u64| {
-            let mut pbil = Pbil::new(&space, settings.clone());
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            for _ in 0..150 {
-                let population = pbil.sample_population(32, &mut rng);
-                let scores: Vec<f64> = population
-                    .rows()
-                    .into_iter()
-                    .map(|b| pbil.decode(b)[0] + 1000.0 * (rng.random::<f64>() - 0.5))
-                    .collect();
-                pbil.learn_natural(&population, &scores, &mut rng);
-            }
-            pbil.estimate()
+            noisy_climb(&space, &settings, seed, |pbil, population, scores, rng| {
+                pbil.learn_natural(population, scores, rng)
+            })
         };
         let ends: Vec<Vec<f64>> = (1..=8).map(run).collect();
         let mean = |i: usize| ends.iter().map(|x| x[i]).sum::<f64>() / 8.0;
