@@ -12,6 +12,25 @@ fn temp(name: &str) -> std::path::PathBuf {
 }
 
 /// Arguments over `peak_game.py` (its win probability peaks at x = 30 of [-100, 100]).
+/// A resumed run (`resumed`, folder `b`) equals the uninterrupted one (`straight`, folder `a`):
+/// games, points, estimate, history, and the named files of each run folder.
+fn assert_same_run(
+    resumed: &State,
+    straight: &State,
+    a: &std::path::Path,
+    b: &std::path::Path,
+    files: &[&str],
+) {
+    assert_eq!(resumed.games, straight.games);
+    assert_eq!(resumed.bayes.observations(), straight.bayes.observations());
+    assert_eq!(resumed.estimate, straight.estimate);
+    assert_eq!(resumed.history, straight.history);
+    let file = |d: &std::path::Path, f: &str| std::fs::read_to_string(d.join("run").join(f)).unwrap();
+    for f in files {
+        assert_eq!(file(a, f), file(b, f), "{f}");
+    }
+}
+
 fn args(dir: &std::path::Path, extra: &[&str]) -> BayesArgs {
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fitness/testdata/peak_game.py");
     std::fs::write(dir.join("space.txt"), "x, int, 0, -100, 100, 5, 0.002\n").unwrap();
@@ -62,12 +81,7 @@ fn bayes_over_a_command_finds_the_peak_resumes_exactly_and_writes_its_files() {
     assert_eq!(half.step, 5);
     let resumed_args = args(&b, &["--games", "240", "--resume"]);
     let resumed = optimise(&resumed_args, &settings, &setup_b, None).unwrap();
-    assert_eq!(resumed.games, straight.games);
-    assert_eq!(resumed.bayes.observations(), straight.bayes.observations());
-    assert_eq!(resumed.estimate, straight.estimate);
-    assert_eq!(resumed.history, straight.history);
-    let file = |d: &std::path::Path, f: &str| std::fs::read_to_string(d.join("run").join(f)).unwrap();
-    assert_eq!(file(&a, "trajectory.csv"), file(&b, "trajectory.csv"));
+    assert_same_run(&resumed, &straight, &a, &b, &["trajectory.csv"]);
     // Another acquisition on resume is refused.
     let other = args(&b, &["--games", "240", "--resume", "--acq-function", "mes"]);
     let e = optimise(&other, &other.settings().unwrap(), &setup_b, None).unwrap_err();
@@ -255,13 +269,7 @@ fn bayes_over_game_pairs_keeps_them_resumes_exactly_and_leaves_a_report_at_every
     // Resumed: the uninterrupted run, bayes.json included.
     let resumed_args = args(&b, &["--games", "120", "--resume"]);
     let resumed = optimise(&resumed_args, &settings, &setup_b, None).unwrap();
-    assert_eq!(resumed.games, straight.games);
-    assert_eq!(resumed.bayes.observations(), straight.bayes.observations());
-    assert_eq!(resumed.estimate, straight.estimate);
-    assert_eq!(resumed.history, straight.history);
-    let file = |d: &std::path::Path, f: &str| std::fs::read_to_string(d.join("run").join(f)).unwrap();
-    assert_eq!(file(&a, "bayes.json"), file(&b, "bayes.json"));
-    assert_eq!(file(&a, "trajectory.csv"), file(&b, "trajectory.csv"));
+    assert_same_run(&resumed, &straight, &a, &b, &["bayes.json", "trajectory.csv"]);
     std::fs::remove_dir_all(&dir).ok();
 }
 
