@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 use whetstone::board::START_FEN;
+use whetstone::eval::EvalParamSet;
 use whetstone::eval::Weights;
 use whetstone::movegen::magic::SliderTables;
 use whetstone::movegen::perft::perft_divide;
-use whetstone::params::EvalParamSet;
 use whetstone::uci::Uci;
 use whetstone::Position;
 

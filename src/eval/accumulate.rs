@@ -1,32 +1,15 @@
-//! Where the evaluation's terms go. The evaluation is written once, generic over an
-//! [`Accumulator`]: [`Sum`] adds weights (the engine; monomorphised, no cost at run time),
-//! [`Tracer`] records coefficients (the tuner), [`Breakdown`] sums per term (the `eval` command).
+//! The three places the evaluation's terms go ([`Accumulator`]): [`Sum`] adds weights (the
+//! engine; monomorphised, no cost at run time), [`Tracer`] records coefficients (the tuner),
+//! [`Breakdown`] sums per term (the `eval` command).
 
 use crate::board::Position;
 use crate::types::{Bitboard, Color};
 
+use super::accumulator::Accumulator;
 use super::pawn_cache::{PawnCache, PawnEntry};
 use super::score::S;
 use super::terms::pawns;
 use super::weights::{Weights, MAX_KING_UNITS};
-
-pub trait Accumulator {
-    /// `count` times element `index` for `color` (White's count adds, Black's subtracts).
-    fn add(&mut self, color: Color, index: usize, count: i32);
-
-    /// The king-safety penalty of `defender`: its attack units are the weighted sum of the
-    /// features (element, count), mapped through the king-safety curve.
-    fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]);
-
-    /// Both sides' pawn-only terms ([`pawns::structure`]); returns the passed pawns of [White,
-    /// Black]. An accumulator with a pawn cache may answer from it instead.
-    fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2]
-    where
-        Self: Sized,
-    {
-        pawns::structure_both(pos, self)
-    }
-}
 
 /// Attack units of a feature list under some weights, clamped to the curve's range.
 #[inline]
@@ -141,6 +124,10 @@ impl Accumulator for Tracer {
         list.clear();
         list.extend(features.iter().filter(|f| f.1 != 0).map(|&(i, n)| (i as u16, n as i16)));
     }
+
+    fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2] {
+        pawns::structure_both(pos, self)
+    }
 }
 
 /// Sums weights per term and colour, for the `eval` command's table.
@@ -163,5 +150,9 @@ impl Accumulator for Breakdown<'_> {
     fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]) {
         let u = king_units(self.weights, features);
         self.king_safety[defender.index()] = -S(self.weights.curve_mg[u], self.weights.curve_eg[u]);
+    }
+
+    fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2] {
+        pawns::structure_both(pos, self)
     }
 }

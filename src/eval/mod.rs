@@ -10,9 +10,11 @@
 //! phase counts knights and bishops 1, rooks 2, queens 4 (24 at the start, capped there).
 
 pub mod accumulate;
+pub mod accumulator;
 pub mod baked;
 pub mod breakdown;
 pub mod endgame;
+pub mod layout;
 pub mod masks;
 pub mod pawn_cache;
 pub mod score;
@@ -22,8 +24,10 @@ pub mod weights;
 use crate::board::Position;
 use crate::types::{Color, PieceType};
 
-pub use accumulate::{Accumulator, Breakdown, Sum, Tracer};
+pub use accumulate::{Breakdown, Sum, Tracer};
+pub use accumulator::Accumulator;
 use endgame::Verdict;
+pub use layout::{EvalLayout, EvalParamSet};
 pub use pawn_cache::PawnCache;
 pub use score::S;
 pub use weights::Weights;

@@ -68,7 +68,7 @@ fn mirror_files(pos: &Position) -> Option<Position> {
 fn trace_rebuilds_the_evaluation_exactly() {
     let weights = Weights::default();
     // Perturbed weights too, so that a coefficient attributed to the wrong element would show.
-    let mut params = crate::params::EvalParamSet::baked();
+    let mut params = crate::eval::EvalParamSet::baked();
     let mut values = params.values();
     for (i, v) in values.iter_mut().enumerate() {
         *v += (i as i32 * 7919) % 23 - 11;
@@ -146,7 +146,7 @@ fn evaluation_is_colour_symmetric() {
 /// The baked weights with every piece-square table made left-right symmetric (tuned tables are
 /// not; every other term is file-blind).
 fn file_symmetric_weights() -> Weights {
-    let mut set = crate::params::ParamSet::baked();
+    let mut set = crate::eval::EvalParamSet::baked().into_set();
     for term in set.terms.iter_mut().filter(|t| t.shape == crate::params::Shape::Square) {
         for values in [&mut term.mg, &mut term.eg] {
             for sq in 0..64 {
@@ -157,7 +157,7 @@ fn file_symmetric_weights() -> Weights {
             }
         }
     }
-    let set = crate::params::EvalParamSet::from_set(set, "symmetrised baked parameters")
+    let set = crate::eval::EvalParamSet::from_set(set, "symmetrised baked parameters")
         .expect("symmetrising keeps the layout");
     Weights::from_params(&set)
 }
@@ -188,7 +188,7 @@ fn start_position_is_balanced_and_tempo_counts() {
 
 #[test]
 fn breakdown_ends_with_the_final_evaluation() {
-    let params = crate::params::ParamSet::baked();
+    let params = crate::eval::EvalParamSet::baked().into_set();
     let w = Weights::default();
     let pos =
         Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();

@@ -2,7 +2,8 @@
 //! indexed by element (see `baked::idx`), plus the king-safety curve tabulated from its two
 //! parameters.
 
-use crate::params::{EvalParamSet, ParamsError};
+use crate::eval::EvalParamSet;
+use crate::params::ParamsError;
 
 use super::baked::idx;
 use super::score::S;

@@ -20,8 +20,8 @@
 
 use std::sync::OnceLock;
 
-use super::attacks::{bishop_attacks_slow, rook_attacks_slow};
 use super::magic_numbers;
+use super::rays::{bishop_attacks_slow, rook_attacks_slow};
 
 /// How one square's attack set is found in the shared table.
 #[derive(Copy, Clone, Debug, Default)]

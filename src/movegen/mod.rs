@@ -8,6 +8,7 @@ pub mod magic;
 mod magic_numbers;
 mod movelist;
 pub mod perft;
+pub mod rays;
 
 pub use checks::gives_check;
 pub use generate::{generate, kind};

@@ -29,7 +29,7 @@ use std::path::Path;
 use thiserror::Error;
 
 pub use rust_module::{to_rust_module, ModuleKind};
-pub use typed::{CheckedSet, EvalLayout, EvalParamSet, Layout, Reader, SearchLayout, SearchParamSet};
+pub use typed::{CheckedSet, Layout, Reader};
 
 /// How a term's elements are arranged.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -185,13 +185,6 @@ impl ParamSet {
     /// Writes the set as TOML in the same layout the loader reads (boards as 8×8 rows).
     pub fn to_toml(&self) -> String {
         toml_io::write(self)
-    }
-
-    /// The evaluation parameters the engine was built with (`src/eval/baked.rs`), untyped: the
-    /// layout evaluation files are checked against. To evaluate with them, use
-    /// [`EvalParamSet::baked`].
-    pub fn baked() -> ParamSet {
-        crate::eval::baked::param_set()
     }
 
     /// Checks that this set has exactly the terms, shapes and lengths of `layout` (the baked set

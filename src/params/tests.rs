@@ -1,4 +1,6 @@
 use super::*;
+use crate::eval::{EvalLayout, EvalParamSet};
+use crate::search::SearchParamSet;
 
 const SMALL: &str = r#"
 [[term]]
@@ -202,7 +204,7 @@ fn layout_check_finds_unknown_missing_and_wrong_length_terms() {
 #[test]
 fn typed_sets_are_checked_against_their_own_layout() {
     let eval = EvalParamSet::baked();
-    assert_eq!(*eval, ParamSet::baked());
+    assert_eq!(*eval, EvalParamSet::baked().into_set());
     let search = SearchParamSet::baked();
     // Each set only fits its own layout; the message says who reads it.
     let e = EvalParamSet::from_set(search.set().clone(), "search.toml").unwrap_err().to_string();
@@ -228,7 +230,7 @@ fn typed_sets_are_checked_against_their_own_layout() {
 
 #[test]
 fn known_terms_are_checked_and_new_ones_listed() {
-    let mut grown = ParamSet::baked();
+    let mut grown = EvalParamSet::baked().into_set();
     grown.terms.push(Term { name: "new.term".into(), ..grown.terms[0].clone() });
     assert_eq!(EvalParamSet::check_known_terms(&grown, "g.toml").unwrap(), ["new.term"]);
     grown.terms.remove(0);
@@ -302,7 +304,7 @@ fn search_modules_hold_unphased_terms_only() {
 fn hand_set_params_file_fits_the_baked_layout() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("params/handset.toml");
     let set = EvalParamSet::load(&path).unwrap();
-    assert_ne!(set.values(), ParamSet::baked().values());
+    assert_ne!(set.values(), EvalParamSet::baked().into_set().values());
 }
 
 /// A TOML syntax error keeps the parser's whole message: where, the line with a caret, and what

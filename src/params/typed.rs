@@ -1,7 +1,8 @@
-//! Parameter sets the engine can use: [`EvalParamSet`] (the evaluation's weights) and
-//! [`SearchParamSet`] (the search constants). Each wraps a [`ParamSet`] whose terms, shapes,
-//! lengths and order were checked against the build's baked module when the value was made, and
-//! the only way to change it afterwards keeps that layout. So `Weights` and `SearchParams`, which
+//! Parameter sets the engine can use: a [`CheckedSet`] wraps a [`ParamSet`] whose terms, shapes,
+//! lengths and order were checked against a [`Layout`], one of the build's baked modules, when
+//! the value was made, and the only way to change it afterwards keeps that layout. The layouts
+//! are declared where their readers live (`eval::EvalParamSet`, `search::SearchParamSet`), so
+//! this module never reaches up into the code it serves. So `Weights` and `SearchParams`, which
 //! read values by the baked modules' `idx` offsets, take these and never check again, and no
 //! caller can forget the check or check against the wrong layout.
 
@@ -31,28 +32,6 @@ pub trait Layout {
     fn baked() -> ParamSet;
 }
 
-/// The evaluation's layout: `src/eval/baked.rs`, from `params/eval.toml`.
-pub enum EvalLayout {}
-
-/// The search constants' layout: `src/search/baked.rs`, from `params/search.toml`.
-pub enum SearchLayout {}
-
-impl Layout for EvalLayout {
-    const READER: Reader = Reader { name: "the evaluation", declared_in: "params/eval.toml" };
-    const MODULE: ModuleKind = ModuleKind::Eval;
-    fn baked() -> ParamSet {
-        crate::eval::baked::param_set()
-    }
-}
-
-impl Layout for SearchLayout {
-    const READER: Reader = Reader { name: "the search", declared_in: "params/search.toml" };
-    const MODULE: ModuleKind = ModuleKind::Search;
-    fn baked() -> ParamSet {
-        crate::search::baked::param_set()
-    }
-}
-
 /// A [`ParamSet`] with the layout of `L`'s baked module. Read it through `Deref` (or
 /// [`CheckedSet::set`]); change its values with [`CheckedSet::set_values`] or
 /// [`CheckedSet::with_values`], which keep the layout.
@@ -60,12 +39,6 @@ pub struct CheckedSet<L: Layout> {
     set: ParamSet,
     layout: PhantomData<L>,
 }
-
-/// Evaluation weights that fit the build's evaluation (`src/eval/baked.rs`).
-pub type EvalParamSet = CheckedSet<EvalLayout>;
-
-/// Search constants that fit the build's search (`src/search/baked.rs`).
-pub type SearchParamSet = CheckedSet<SearchLayout>;
 
 impl<L: Layout> CheckedSet<L> {
     /// The values the engine was built with.

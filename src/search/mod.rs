@@ -6,6 +6,7 @@ mod alphabeta;
 pub mod baked;
 pub mod correction;
 pub mod history;
+pub mod layout;
 pub mod movepick;
 pub mod params;
 pub mod see;
@@ -23,6 +24,7 @@ use crate::types::{Move, PieceType};
 
 use baked::idx;
 use history::{History, MAX_PLY};
+pub use layout::{SearchLayout, SearchParamSet};
 pub use params::SearchParams;
 pub use time::{Limits, TimeManager, TimePlan};
 use tt::TranspositionTable;

@@ -5,7 +5,7 @@
 
 use super::baked::idx;
 use super::time::TimePlan;
-use crate::params::SearchParamSet;
+use crate::search::SearchParamSet;
 
 /// The search's constants as the search reads them: `params[idx::NMP_BASE]`, each offset
 /// generated from params/search.toml as the evaluation's are from params/eval.toml, so a constant is

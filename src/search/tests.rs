@@ -63,7 +63,7 @@ fn wins_material_in_simple_tactics() {
 /// changes the tree of a middlegame search, and the tactics above are still found.
 #[test]
 fn features_that_ship_off_change_the_search_and_keep_the_tactics() {
-    use crate::params::SearchParamSet;
+    use crate::search::SearchParamSet;
     let middlegame = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8";
     let nodes = |params: &SearchParams| search_with(middlegame, Limits::depth(10), params).0.nodes;
     let shipped = nodes(&SearchParams::default());

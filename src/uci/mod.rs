@@ -15,9 +15,11 @@ use std::sync::{Arc, Mutex};
 
 use crate::board::{MoveParseError, Position, START_FEN};
 use crate::config::EngineConfig;
+use crate::eval::EvalParamSet;
 use crate::eval::{breakdown, Weights};
 use crate::movegen::perft::perft_divide;
-use crate::params::{EvalParamSet, ParamSet, SearchParamSet};
+use crate::params::ParamSet;
+use crate::search::SearchParamSet;
 use crate::search::SearchParams;
 
 pub use go::parse_go;

@@ -204,7 +204,7 @@ fn eval_command_and_eval_file() {
 
 #[test]
 fn tunable_option_names_are_uci_safe() {
-    let options = options::tunable_options(&ParamSet::baked());
+    let options = options::tunable_options(&crate::eval::EvalParamSet::baked().into_set());
     assert!(options.len() > 500);
     assert!(options.iter().all(|(n, _, _)| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')));
     assert!(options.iter().any(|(n, _, _)| n == "pst_knight_e4_mg"));

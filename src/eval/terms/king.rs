@@ -2,7 +2,7 @@
 //! pieces mapped through the king-safety curve (non-linear; see `Accumulator::king_danger`).
 
 use crate::board::Position;
-use crate::eval::accumulate::Accumulator;
+use crate::eval::accumulator::Accumulator;
 use crate::eval::baked::idx;
 use crate::eval::masks::front_span;
 use crate::movegen::attacks::{bishop_attacks, knight_attacks, rook_attacks};

@@ -5,7 +5,7 @@
 //! it); [`passed_pieces`] the passed-pawn terms that also depend on pieces and kings.
 
 use crate::board::Position;
-use crate::eval::accumulate::Accumulator;
+use crate::eval::accumulator::Accumulator;
 use crate::eval::baked::idx;
 use crate::eval::masks::{adjacent_files, attack_span, front_span, passed_span, pawn_attacks_all};
 use crate::movegen::attacks::pawn_attacks;

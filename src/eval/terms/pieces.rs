@@ -3,7 +3,7 @@
 //! pieces behind pawns).
 
 use crate::board::Position;
-use crate::eval::accumulate::Accumulator;
+use crate::eval::accumulator::Accumulator;
 use crate::eval::baked::idx;
 use crate::eval::masks::{attack_span, pawn_attacks_all};
 use crate::movegen::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};

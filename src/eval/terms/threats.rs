@@ -3,7 +3,7 @@
 //! on the seventh rank. Read after every piece's attacks are recorded in [`AttackInfo`].
 
 use crate::board::Position;
-use crate::eval::accumulate::Accumulator;
+use crate::eval::accumulator::Accumulator;
 use crate::eval::baked::idx;
 use crate::eval::masks::pawn_attacks_all;
 use crate::types::{Bitboard, Color, PieceType};

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Result;
-use whetstone::params::ParamSet;
+use whetstone::eval::EvalParamSet;
 
 use crate::model::load_traces;
 use crate::model::{Kernel, Layout, Model};
@@ -21,7 +21,7 @@ pub struct BenchArgs {
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
-    let set = ParamSet::baked();
+    let set = EvalParamSet::baked().into_set();
     let layout = Layout::new(&set);
     let w: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

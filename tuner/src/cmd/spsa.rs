@@ -10,7 +10,8 @@ use anyhow::{bail, Context, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use whetstone::params::{EvalParamSet, SearchParamSet};
+use whetstone::eval::EvalParamSet;
+use whetstone::search::SearchParamSet;
 
 use crate::export::verify::VerifyArgs;
 use crate::export::Found;

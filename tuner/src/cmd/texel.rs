@@ -12,7 +12,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
-use whetstone::params::{EvalParamSet, ParamSet, SearchParamSet};
+use whetstone::eval::EvalParamSet;
+use whetstone::params::ParamSet;
+use whetstone::search::SearchParamSet;
 
 use crate::export::verify::VerifyArgs;
 use crate::export::{conclude, finish_run, Found};
@@ -458,7 +460,7 @@ mod tests {
     #[test]
     fn resumed_run_equals_uninterrupted_run_and_lowers_the_loss() {
         let d = data();
-        let set = ParamSet::baked();
+        let set = EvalParamSet::baked().into_set();
         let selected = set.select(&[]).unwrap();
         let dir = std::env::temp_dir().join(format!("whetstone-texel-{}", std::process::id()));
         let (a, b) = (dir.join("straight"), dir.join("resumed"));
@@ -480,7 +482,7 @@ mod tests {
     fn mini_batch_run_resumes_exactly_and_lowers_the_loss() {
         let mut d = data();
         d.train = d.train.shuffled(1);
-        let set = ParamSet::baked();
+        let set = EvalParamSet::baked().into_set();
         let selected = set.select(&[]).unwrap();
         let dir = std::env::temp_dir().join(format!("whetstone-texel-batch-{}", std::process::id()));
         let (a, b) = (dir.join("straight"), dir.join("resumed"));

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use whetstone::config::EngineConfig;
-use whetstone::params::{to_rust_module, CheckedSet, EvalLayout, Layout, ParamSet, SearchLayout};
+use whetstone::eval::EvalLayout;
+use whetstone::params::{to_rust_module, CheckedSet, Layout, ParamSet};
+use whetstone::search::SearchLayout;
 
 /// What to bake, and where.
 #[derive(Clone, Debug)]

@@ -11,7 +11,9 @@ pub mod verify;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use whetstone::params::{CheckedSet, EvalParamSet, Layout, ParamSet, SearchParamSet};
+use whetstone::eval::EvalParamSet;
+use whetstone::params::{CheckedSet, Layout, ParamSet};
+use whetstone::search::SearchParamSet;
 
 use crate::fitness::setup::{Setup, TuneArgs};
 use crate::optim::space::Slot;

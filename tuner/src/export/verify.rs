@@ -310,7 +310,8 @@ pub fn bake_if_passed(run: &RunDir, found: &Found, verdict: &Verdict, root: &Pat
 #[cfg(test)]
 pub(crate) mod tests {
     use clap::Parser;
-    use whetstone::params::{EvalParamSet, SearchParamSet};
+    use whetstone::eval::EvalParamSet;
+    use whetstone::search::SearchParamSet;
 
     use super::*;
 

@@ -7,8 +7,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use anyhow::{bail, Result};
+use whetstone::eval::EvalParamSet;
 use whetstone::eval::Weights;
-use whetstone::params::{EvalParamSet, SearchParamSet};
+use whetstone::search::SearchParamSet;
 use whetstone::search::SearchParams;
 
 use super::{GameFitness, Games, Trial};

@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use whetstone::params::{EvalParamSet, SearchParamSet};
+use whetstone::eval::EvalParamSet;
+use whetstone::search::SearchParamSet;
 
 use crate::fitness::command::CommandFitness;
 use crate::fitness::engine::{self, EngineFitnessArgs};

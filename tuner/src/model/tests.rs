@@ -1,9 +1,9 @@
 //! Model tests on positions from seeded random play: the f64 evaluation agrees with the engine,
 //! the analytic gradient equals finite differences, and tuning recovers known weights.
 
+use whetstone::eval::EvalParamSet;
 use whetstone::eval::{evaluate, trace, Weights};
 use whetstone::movegen::legal_moves;
-use whetstone::params::ParamSet;
 use whetstone::{Color, Position};
 
 use super::store::{Compact, TraceStore};
@@ -59,7 +59,7 @@ fn store_of(positions: &[Position], results: &[f32]) -> TraceStore {
 
 #[test]
 fn model_evaluation_matches_the_engine_within_rounding() {
-    let set = ParamSet::baked();
+    let set = EvalParamSet::baked().into_set();
     let layout = Layout::new(&set);
     let positions = random_positions(500, 7);
     let store = store_of(&positions, &vec![0.5; positions.len()]);
@@ -76,7 +76,7 @@ fn model_evaluation_matches_the_engine_within_rounding() {
 
 #[test]
 fn analytic_gradient_equals_finite_differences() {
-    let set = ParamSet::baked();
+    let set = EvalParamSet::baked().into_set();
     let layout = Layout::new(&set);
     let positions = random_positions(300, 11);
     let mut rng = Rng(99);
@@ -121,7 +121,7 @@ fn analytic_gradient_equals_finite_differences() {
 
 /// Tunes `selected` (perturbed by ±60) from labels given by `label(expected score)`.
 fn recover(selected_glob: &str, soft: bool) -> (Vec<usize>, Vec<f64>, Vec<f64>, Vec<Position>) {
-    let set = ParamSet::baked();
+    let set = EvalParamSet::baked().into_set();
     let layout = Layout::new(&set);
     // Long random games, so that end games (and with them the end-game values) are represented.
     let positions = random_positions_of_length(40_000, 5, 20, 200);
@@ -174,7 +174,7 @@ fn tuning_recovers_the_evaluation_from_sampled_results() {
     // Results drawn as wins and losses from the sigmoid: single values are noisy (middle-game and
     // end-game values trade off), but the tuned evaluation must match the known one closely.
     let (_, w, truth, positions) = recover("material", false);
-    let set = ParamSet::baked();
+    let set = EvalParamSet::baked().into_set();
     let layout = Layout::new(&set);
     let store = store_of(&positions, &vec![0.5; positions.len()]);
     let model = Model { layout: &layout, store: &store };
@@ -227,7 +227,7 @@ fn reference_eval(t: &whetstone::eval::EvalTrace, layout: &Layout, w: &[f64]) ->
 
 #[test]
 fn loss_equals_a_plain_double_precision_reference() {
-    let set = ParamSet::baked();
+    let set = EvalParamSet::baked().into_set();
     let layout = Layout::new(&set);
     // Long games too, so that known end games and scaled ones are among the positions.
     let mut positions = random_positions(1500, 21);
@@ -272,7 +272,7 @@ fn loss_equals_a_plain_double_precision_reference() {
 
 #[test]
 fn coverage_counts_phase_weighted_positions_per_value() {
-    let set = ParamSet::baked();
+    let set = EvalParamSet::baked().into_set();
     let layout = Layout::new(&set);
     let positions = random_positions(400, 31);
     let store = store_of(&positions, &vec![0.5; positions.len()]);
@@ -294,7 +294,7 @@ fn coverage_counts_phase_weighted_positions_per_value() {
 #[test]
 fn every_kernel_gives_the_same_loss_and_gradient_to_the_last_bit() {
     use super::Kernel;
-    let set = ParamSet::baked();
+    let set = EvalParamSet::baked().into_set();
     let layout = Layout::new(&set);
     // Enough positions for several chunks, long games for king danger and odd entry counts.
     let positions = random_positions_of_length(9000, 5, 20, 80);
@@ -323,7 +323,7 @@ fn every_kernel_gives_the_same_loss_and_gradient_to_the_last_bit() {
 
 #[test]
 fn scaling_the_centipawn_values_scales_the_evaluation() {
-    let set = ParamSet::baked();
+    let set = EvalParamSet::baked().into_set();
     let layout = Layout::new(&set);
     let positions = random_positions_of_length(2000, 17, 20, 80);
     let store = store_of(&positions, &vec![0.5; positions.len()]);
@@ -354,7 +354,7 @@ fn scaling_the_centipawn_values_scales_the_evaluation() {
 #[test]
 fn mini_batch_gradients_add_up_to_the_full_batch() {
     use super::Kernel;
-    let set = ParamSet::baked();
+    let set = EvalParamSet::baked().into_set();
     let layout = Layout::new(&set);
     let positions = random_positions_of_length(6000, 23, 20, 80);
     let mut rng = Rng(8);

@@ -18,7 +18,8 @@
 use std::fmt;
 
 use anyhow::{anyhow, bail, Context, Result};
-use whetstone::params::{EvalParamSet, SearchParamSet};
+use whetstone::eval::EvalParamSet;
+use whetstone::search::SearchParamSet;
 
 use super::space::parse_line;
 

@@ -7,7 +7,9 @@
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
-use whetstone::params::{EvalParamSet, ParamSet, SearchParamSet};
+use whetstone::eval::EvalParamSet;
+use whetstone::params::ParamSet;
+use whetstone::search::SearchParamSet;
 
 /// Which set a dimension's value belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use whetstone::config::EngineConfig;
 use whetstone::eval::Weights;
-use whetstone::params::SearchParamSet;
 use whetstone::search::history::History;
 use whetstone::search::tt::TranspositionTable;
+use whetstone::search::SearchParamSet;
 use whetstone::search::{self, Limits, SearchParams, Shared, MATE, MATE_BOUND};
 
 use super::limit::MoveBudget;

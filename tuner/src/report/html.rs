@@ -856,7 +856,7 @@ mod tests {
 
     #[test]
     fn board_table_has_64_cells_rank_8_first() {
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let term = params.term("pst.knight").unwrap();
         let Block::Board { values, .. } = board_table(term, Phase::Eg, &Frozen::default()) else {
             panic!("not a board")
@@ -932,7 +932,7 @@ mod tests {
         let run = out.join("run");
         std::fs::create_dir_all(&run).unwrap();
         sample_run(&run, true);
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let mut baseline = params.clone();
         baseline.terms.iter_mut().for_each(|t| t.mg.iter_mut().for_each(|v| *v -= 3));
         let mut pictures = images::heat_maps(&params, Some(&baseline), &Frozen::default(), &out).unwrap();
@@ -1068,7 +1068,7 @@ mod tests {
 
     #[test]
     fn the_largest_changes_relative_to_their_range() {
-        let baseline = ParamSet::baked();
+        let baseline = whetstone::eval::EvalParamSet::baked().into_set();
         let mut params = baseline.clone();
         let set = |p: &mut ParamSet, name: &str, f: &dyn Fn(&mut Term)| {
             f(p.terms.iter_mut().find(|t| t.name == name).unwrap())
@@ -1101,7 +1101,7 @@ mod tests {
 
     #[test]
     fn frozen_and_unused_values_are_marked() {
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let frozen = Frozen::from_names([
             "pst_pawn_e4_mg",
             "threat.by_minor[rook].eg",

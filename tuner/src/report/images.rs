@@ -1131,7 +1131,7 @@ pub fn log_plots(run_dir: &Path, dir: &Path) -> Result<Vec<Image>> {
 /// spelling, as [`Frozen`] compares names), "own units" for others (search constants), joined by
 /// "; ".
 pub fn trajectory_units<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    let baked = ParamSet::baked();
+    let baked = whetstone::eval::EvalParamSet::baked().into_set();
     let mut unit_of = std::collections::HashMap::new();
     for term in &baked.terms {
         for i in 0..term.len() {
@@ -1227,7 +1227,7 @@ mod tests {
     #[test]
     fn heat_map_per_table_and_diffs() {
         let dir = temp_dir("heat");
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let pieces = piece_square_terms(&params).count();
         assert_eq!(pieces, 6);
         let images = heat_maps(&params, None, &Frozen::default(), &dir).unwrap();
@@ -1249,7 +1249,7 @@ mod tests {
     #[test]
     fn curves_for_lists_the_king_curve_and_bars() {
         let dir = temp_dir("curves");
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let mut baseline = params.clone();
         baseline.terms.iter_mut().for_each(|t| t.mg.iter_mut().for_each(|v| *v += 4));
         let images = curves(&params, Some(&baseline), &Frozen::default(), &dir).unwrap();
@@ -1331,7 +1331,7 @@ mod tests {
 
     #[test]
     fn axes_say_what_and_in_which_unit() {
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let axis = |name: &str| element_axis(params.term(name).unwrap());
         let rank = axis("passed.rank");
         assert_eq!(rank.desc, "relative rank of the pawn");
@@ -1363,7 +1363,7 @@ mod tests {
 
     #[test]
     fn list_charts_leave_unused_elements_out_and_cross_frozen_ones() {
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let rank = params.term("passed.rank").unwrap();
         let frozen = Frozen::from_names(["passed.rank[2].eg"]);
         let series = phase_series(rank, Some(rank), &frozen);
@@ -1389,7 +1389,7 @@ mod tests {
         assert_eq!(king_curve_reach(&[&flat, &rising], 1000.0), 220);
         assert_eq!(king_curve_reach(&[&rising], 1e9), 800);
         // The engine's curve: far short of 800 units, and past a queen only in the margin.
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let (series, reach) = king_curve_series(&params, None).unwrap();
         assert!(reach < 600, "{reach}");
         assert_eq!(series[0].points.len(), reach + 1);
@@ -1425,7 +1425,7 @@ mod tests {
     #[test]
     fn heat_maps_with_frozen_squares() {
         let dir = temp_dir("heat-frozen");
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let frozen = Frozen::from_names(["pst.pawn[e4].mg"]);
         let images = heat_maps(&params, None, &frozen, &dir).unwrap();
         // The pawn picture has room for its note under the boards; the knight's none.
@@ -1466,7 +1466,7 @@ mod tests {
     #[ignore]
     fn timing() {
         let dir = temp_dir("timing");
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let start = std::time::Instant::now();
         let n = heat_maps(&params, None, &Frozen::default(), &dir).unwrap().len()
             + curves(&params, None, &Frozen::default(), &dir).unwrap().len();

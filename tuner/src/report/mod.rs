@@ -429,7 +429,7 @@ mod tests {
 
     #[test]
     fn frozen_names_in_either_spelling() {
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let frozen =
             Frozen::from_names(["pst.pawn[a2].mg", "pst_pawn_b2_eg", "king_safety_attackers_0", "tempo.eg"]);
         assert_eq!(frozen.len(), 4);
@@ -463,7 +463,7 @@ mod tests {
 
     #[test]
     fn unused_elements() {
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let unused_of = |name: &str| -> Vec<usize> {
             unused(params.term(name).unwrap())
                 .iter()
@@ -495,7 +495,7 @@ mod tests {
 
     #[test]
     fn largest_changes_by_share_of_the_range() {
-        let before = ParamSet::baked();
+        let before = whetstone::eval::EvalParamSet::baked().into_set();
         let mut after = before.clone();
         let mut values = after.values();
         let names = after.value_names();
@@ -528,7 +528,7 @@ mod tests {
         assert_eq!(labels.params, Some(run.join("tuned.toml").display().to_string()));
         assert_eq!(labels.baseline.as_deref(), Some("params/eval.toml (the run's start)"));
 
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let mut baseline = params.clone();
         baseline.terms.iter_mut().for_each(|t| t.mg.iter_mut().for_each(|v| *v += 1));
         let index = write_report(&params, Some(&baseline), Some(&run), &out).unwrap();

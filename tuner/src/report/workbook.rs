@@ -580,7 +580,7 @@ mod tests {
     fn frozen_values_are_marked_and_noted() {
         let dir = TempDir::new("workbook-frozen");
         let path = dir.path("eval.xlsx");
-        let params = ParamSet::baked();
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
         let frozen =
             Frozen::from_names(["pst.knight[a1].mg", "pst_knight_a1_eg", "threat.hanging.eg", "tempo.mg"]);
         write(&params, None, &frozen, &path).unwrap();

@@ -23,7 +23,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
-use whetstone::params::{EvalParamSet, SearchParamSet};
+use whetstone::eval::EvalParamSet;
+use whetstone::search::SearchParamSet;
 
 mod record;
 mod stages;

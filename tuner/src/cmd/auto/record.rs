@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
-use whetstone::params::{EvalParamSet, SearchParamSet};
+use whetstone::eval::EvalParamSet;
+use whetstone::search::SearchParamSet;
 
 use super::Stage;
 use crate::play::datagen::POSITIONS_FILE;

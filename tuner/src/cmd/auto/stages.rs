@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use whetstone::params::SearchParamSet;
+use whetstone::search::SearchParamSet;
 
 use super::record::State;
 use super::{AutoArgs, Stage};
