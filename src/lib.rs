@@ -1,7 +1,9 @@
 //! Whetstone: a UCI chess engine whose evaluation is a flat, tunable parameter vector.
 //!
-//! Modules mirror the architecture: `types` → `board` → `movegen` → (eval → search) → `uci`.
+//! Modules mirror the architecture: `types` → `attacks` → `board` → `movegen` → (eval → search) →
+//! `uci`; `params` sits beside `board`, below the evaluation and search that declare its layouts.
 
+pub mod attacks;
 pub mod bench;
 pub mod board;
 pub mod config;

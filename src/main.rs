@@ -4,10 +4,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+use whetstone::attacks::magic::SliderTables;
 use whetstone::board::START_FEN;
 use whetstone::eval::EvalParamSet;
 use whetstone::eval::Weights;
-use whetstone::movegen::magic::SliderTables;
 use whetstone::movegen::perft::perft_divide;
 use whetstone::uci::Uci;
 use whetstone::Position;

@@ -2,7 +2,7 @@
 //! Standard chess and Chess960 share this: the king always lands on the g- or c-file and the rook
 //! on the f- or d-file; only the starting squares differ.
 
-use crate::movegen::attacks::between;
+use crate::attacks::between;
 use crate::types::{Bitboard, CastleSide, CastlingRights, Color, Square};
 
 use super::Position;

@@ -2,9 +2,7 @@
 //! en passant, move counters, incremental keys, and the check/pin information that legal move
 //! generation needs, computed once per position.
 
-use crate::movegen::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
-};
+use crate::attacks::{between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use crate::types::{Bitboard, CastleSide, CastlingRights, Color, Move, Piece, PieceType, Square};
 
 use super::castling::CastlingConfig;

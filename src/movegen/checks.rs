@@ -5,7 +5,7 @@ use crate::board::castling::{castle_side, king_destination, rook_destination};
 use crate::board::Position;
 use crate::types::{Bitboard, Move, MoveKind, PieceType};
 
-use super::attacks::{bishop_attacks, pawn_attacks, piece_attacks, rook_attacks};
+use crate::attacks::{bishop_attacks, pawn_attacks, piece_attacks, rook_attacks};
 
 /// True if playing the legal move `m` leaves the opponent in check.
 pub fn gives_check(pos: &Position, m: Move) -> bool {

@@ -15,10 +15,10 @@
 use crate::board::Position;
 use crate::types::{Bitboard, CastleSide, Color, Move, MoveKind, PieceType, Square};
 
-use super::attacks::{
+use super::movelist::MoveSink;
+use crate::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
 };
-use super::movelist::MoveSink;
 
 /// Which moves a generator produces.
 pub mod kind {

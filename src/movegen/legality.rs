@@ -5,9 +5,9 @@
 use crate::board::Position;
 use crate::types::{Bitboard, Color, Move, MoveKind, PieceType};
 
-use super::attacks::{between, line, pawn_attacks, piece_attacks};
 use super::generate::{castling_moves, en_passant_moves};
 use super::movelist::MoveList;
+use crate::attacks::{between, line, pawn_attacks, piece_attacks};
 
 /// True exactly when `m` is in the legal move list of `pos`.
 pub fn is_legal_move(pos: &Position, m: Move) -> bool {

@@ -1,19 +1,18 @@
-//! Attack tables, legal move generation (all moves, check evasions, the search's stages) and perft.
+//! Legal move generation (all moves, check evasions, the search's stages), perft, and moves as
+//! text (UCI and SAN, which need the legal moves). The attack tables are below, in [`crate::attacks`].
 
-pub mod attacks;
 mod checks;
 mod generate;
 mod legality;
-pub mod magic;
-mod magic_numbers;
 mod movelist;
+mod notation;
 pub mod perft;
-pub mod rays;
 
 pub use checks::gives_check;
 pub use generate::{generate, kind};
 pub use legality::is_legal_move;
 pub use movelist::{MoveCounter, MoveList, MoveSink, MAX_MOVES};
+pub use notation::MoveParseError;
 
 use crate::board::Position;
 

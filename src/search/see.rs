@@ -2,8 +2,8 @@
 //! Both sides recapture with their least valuable attacker, sliders behind the square join as
 //! pieces in front of them leave, and either side may stop when continuing would lose.
 
+use crate::attacks::{bishop_attacks, rook_attacks};
 use crate::board::Position;
-use crate::movegen::attacks::{bishop_attacks, rook_attacks};
 use crate::types::{Bitboard, Move, MoveKind, PieceType};
 
 /// Exchange values (not the evaluation's material weights: SEE needs fixed, ordered values).

@@ -13,11 +13,12 @@ mod worker;
 use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 
-use crate::board::{MoveParseError, Position, START_FEN};
+use crate::board::{Position, START_FEN};
 use crate::config::EngineConfig;
 use crate::eval::EvalParamSet;
 use crate::eval::{breakdown, Weights};
 use crate::movegen::perft::perft_divide;
+use crate::movegen::MoveParseError;
 use crate::params::ParamSet;
 use crate::search::SearchParamSet;
 use crate::search::SearchParams;

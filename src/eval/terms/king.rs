@@ -1,11 +1,11 @@
 //! King safety: the pawn shield and pawn storm (linear), and the attack units of the enemy's
 //! pieces mapped through the king-safety curve (non-linear; see `Accumulator::king_danger`).
 
+use crate::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use crate::board::Position;
 use crate::eval::accumulator::Accumulator;
 use crate::eval::baked::idx;
 use crate::eval::masks::front_span;
-use crate::movegen::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use crate::types::{Bitboard, Color, PieceType, Square};
 
 use super::AttackInfo;

@@ -40,10 +40,10 @@ impl AttackInfo {
         };
         for color in Color::ALL {
             let king = pos.king_square(color);
-            let inner = crate::movegen::attacks::king_attacks(king);
+            let inner = crate::attacks::king_attacks(king);
             let mut outer = Bitboard::EMPTY;
             for sq in inner {
-                outer |= crate::movegen::attacks::king_attacks(sq);
+                outer |= crate::attacks::king_attacks(sq);
             }
             info.inner_ring[color.index()] = inner;
             info.outer_ring[color.index()] = outer & !inner & !Bitboard::from_square(king);

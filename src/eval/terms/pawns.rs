@@ -4,11 +4,11 @@
 //! [`structure`] holds the terms that depend on the pawns alone (the pawn cache may stand in for
 //! it); [`passed_pieces`] the passed-pawn terms that also depend on pieces and kings.
 
+use crate::attacks::pawn_attacks;
 use crate::board::Position;
 use crate::eval::accumulator::Accumulator;
 use crate::eval::baked::idx;
 use crate::eval::masks::{adjacent_files, attack_span, front_span, passed_span, pawn_attacks_all};
-use crate::movegen::attacks::pawn_attacks;
 use crate::types::{Bitboard, Color, PieceType, Square};
 
 use super::AttackInfo;

@@ -2,11 +2,11 @@
 //! count), and the minor/major piece terms (bishop pair, rooks on open files, outposts, minor
 //! pieces behind pawns).
 
+use crate::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::board::Position;
 use crate::eval::accumulator::Accumulator;
 use crate::eval::baked::idx;
 use crate::eval::masks::{attack_span, pawn_attacks_all};
-use crate::movegen::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::types::{Bitboard, Color, PieceType, Square};
 
 use super::AttackInfo;

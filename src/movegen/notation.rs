@@ -3,11 +3,10 @@
 
 use thiserror::Error;
 
-use crate::movegen::{gives_check, legal_moves};
+use super::{gives_check, legal_moves};
+use crate::board::castling::{castle_side, king_destination};
+use crate::board::Position;
 use crate::types::{Move, MoveKind, PieceType, Square};
-
-use super::castling::{castle_side, king_destination};
-use super::Position;
 
 /// Why a UCI move string was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -25,8 +24,8 @@ impl Position {
         if m.is_null() {
             return "0000".to_string();
         }
-        let to = if m.kind() == MoveKind::Castling && !self.chess960 {
-            king_destination(self.side, castle_side(m.from(), m.to()))
+        let to = if m.kind() == MoveKind::Castling && !self.is_chess960() {
+            king_destination(self.side_to_move(), castle_side(m.from(), m.to()))
         } else {
             m.to()
         };
@@ -65,8 +64,8 @@ impl Position {
                     && m.promotion_piece() == promotion
                     && (m.to() == to
                         || (m.kind() == MoveKind::Castling
-                            && !self.chess960
-                            && king_destination(self.side, castle_side(m.from(), m.to())) == to))
+                            && !self.is_chess960()
+                            && king_destination(self.side_to_move(), castle_side(m.from(), m.to())) == to))
             })
             .ok_or_else(|| MoveParseError::Illegal { text: text.to_string(), fen: self.to_fen() })
     }
@@ -80,7 +79,7 @@ impl Position {
 
     /// Whether `m` is a legal move here (for moves from untrusted sources: hash tables, books).
     pub fn is_legal(&self, m: Move) -> bool {
-        crate::movegen::is_legal_move(self, m)
+        super::is_legal_move(self, m)
     }
 
     /// The legal move `m` in Standard Algebraic Notation: `Nbd7`, `exd5`, `e8=Q+`, `O-O-O#`.

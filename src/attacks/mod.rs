@@ -1,8 +1,13 @@
 //! Attack sets: leaper tables and square-pair tables computed at compile time, slider attacks
-//! through the magic (or PEXT) tables of [`super::magic`].
+//! through the magic (or PEXT) tables of [`magic`]. Below the board: a position uses them to
+//! find checks and pins, and move generation, evaluation and search above it all read them.
 
-use super::rays::step;
+pub mod magic;
+mod magic_numbers;
+pub mod rays;
+
 use crate::types::{Bitboard, Color, PieceType, Square};
+use rays::step;
 
 const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 const KING_STEPS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
@@ -106,12 +111,12 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    Bitboard(super::magic::bishop_attacks(sq.index(), occ.0))
+    Bitboard(magic::bishop_attacks(sq.index(), occ.0))
 }
 
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    Bitboard(super::magic::rook_attacks(sq.index(), occ.0))
+    Bitboard(magic::rook_attacks(sq.index(), occ.0))
 }
 
 #[inline(always)]
