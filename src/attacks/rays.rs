@@ -1,5 +1,5 @@
 //! Rays walked square by square: the slow slider attacks that build the magic tables (and check
-//! them), and the board step the compile-time tables of [`super::attacks`](super) are made with. Kept
+//! them), and the board step the compile-time tables of [`crate::attacks`] are made with. Kept
 //! apart from both so that the tables' builder and their users each only look down here.
 
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
