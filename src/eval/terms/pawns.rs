@@ -138,4 +138,15 @@ mod tests {
         let blocked = "6nk/8/4n3/4P3/8/8/8/KN6 w - - 0 1";
         assert_eq!(coefficient(blocked, idx::PASSED_SAFE_STOP + 4), 0);
     }
+
+    #[test]
+    fn a_pawn_on_the_seventh_is_always_passed_so_never_a_candidate() {
+        // Why `passed.candidate` declares index 6 fixed: no enemy pawn can stand ahead of it,
+        // even with enemy pawns on the sixth beside it. A pawn on the sixth with a sentry is one.
+        let seventh = "7k/3P4/2p1p3/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(coefficient(seventh, idx::PASSED_RANK + 6), 1);
+        assert_eq!(coefficient(seventh, idx::PASSED_CANDIDATE + 6), 0);
+        let sixth = "4k3/2p5/3P4/4P3/8/8/8/4K3 w - - 0 1";
+        assert_eq!(coefficient(sixth, idx::PASSED_CANDIDATE + 5), 1);
+    }
 }

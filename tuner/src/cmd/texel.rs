@@ -176,14 +176,18 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
         bail!("no tunable values match {:?}", args.only);
     }
     let model = Model { layout: &Layout::new(&set), store: &data.train };
-    let (mut selected, mut rare) = model.keep_covered(&matching, args.min_coverage, &set.value_names());
+    let names = set.value_names();
+    let coverage = model.coverage();
+    let (mut selected, mut rare) = Model::keep_covered_by(&coverage, &matching, args.min_coverage, &names);
     if selected.is_empty() {
         bail!("every matching value is below --min-coverage {}", args.min_coverage);
     }
     // Rare values of the prior's tables are tuned after all: their neighbours hold them.
     let prior = args.prior.prior(&set)?;
+    let mut held = Vec::new();
     if !prior.is_empty() {
-        let (held, still): (Vec<usize>, Vec<usize>) = rare.iter().partition(|&&i| prior.covers(i));
+        let still: Vec<usize>;
+        (held, still) = rare.iter().partition(|&&i| prior.covers(i));
         eprintln!(
             "prior over {}: {} values seen in at least {} positions are tuned on evidence, {} rarer \
              ones are held by their neighbours, {} stay frozen",
@@ -193,14 +197,46 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
             held.len(),
             still.len()
         );
-        selected.extend(held);
-        selected.sort_unstable();
         rare = still;
     }
+    write_coverage(&args.out, &names, &coverage, (&selected, &held, &rare))?;
+    selected.extend(held);
+    selected.sort_unstable();
     let outcome = optimise(args, &set, &data, &selected)?;
-    let names = set.value_names();
     let frozen: Vec<&str> = rare.iter().map(|&i| names[i].as_str()).collect();
     finish(args, (&set, &search), &data, &outcome, &selected, &frozen)
+}
+
+/// One row of `coverage.csv`.
+#[derive(Serialize)]
+struct CoverageRow<'a> {
+    name: &'a str,
+    /// Phase-weighted positions of the training set in which the value has a non-zero coefficient.
+    positions: f64,
+    /// `evidence` (at least `--min-coverage`), `prior` (rarer, held by its neighbours) or `frozen`.
+    tuned: &'static str,
+}
+
+/// Writes `coverage.csv` in the run folder: every value the run could select, how often the
+/// training positions see it, and how it is tuned, rarest first (what more data should reach).
+fn write_coverage(
+    out: &std::path::Path,
+    names: &[String],
+    coverage: &[f64],
+    (evidence, prior, frozen): (&[usize], &[usize], &[usize]),
+) -> Result<()> {
+    let mut rows: Vec<CoverageRow> = [(evidence, "evidence"), (prior, "prior"), (frozen, "frozen")]
+        .into_iter()
+        .flat_map(|(values, tuned)| {
+            values.iter().map(move |&i| CoverageRow {
+                name: &names[i],
+                positions: (coverage[i] * 10.0).round() / 10.0,
+                tuned,
+            })
+        })
+        .collect();
+    rows.sort_by(|a, b| a.positions.total_cmp(&b.positions).then_with(|| a.name.cmp(b.name)));
+    RunDir::create(out)?.write_csv("coverage.csv", &rows)
 }
 
 /// The state at the end of optimisation.
@@ -455,6 +491,20 @@ mod tests {
             seed: 1,
             quiet: true,
         }
+    }
+
+    #[test]
+    fn coverage_csv_lists_values_rarest_first_with_how_each_is_tuned() {
+        let dir = std::env::temp_dir().join(format!("whetstone-coverage-{}", std::process::id()));
+        let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let coverage = [1500.0, 40.04, 2.0, 700.0];
+        write_coverage(&dir, &names, &coverage, (&[0], &[3, 1], &[2])).unwrap();
+        let csv = std::fs::read_to_string(dir.join("coverage.csv")).unwrap();
+        assert_eq!(
+            csv.lines().collect::<Vec<_>>(),
+            ["name,positions,tuned", "c,2.0,frozen", "b,40.0,prior", "d,700.0,prior", "a,1500.0,evidence"]
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -355,7 +355,17 @@ impl Model<'_> {
         min_coverage: f64,
         names: &[String],
     ) -> (Vec<usize>, Vec<usize>) {
-        let coverage = self.coverage();
+        Self::keep_covered_by(&self.coverage(), selected, min_coverage, names)
+    }
+
+    /// `keep_covered` over coverage counted before (by `coverage`), for a caller that also
+    /// writes the counts out.
+    pub fn keep_covered_by(
+        coverage: &[f64],
+        selected: &[usize],
+        min_coverage: f64,
+        names: &[String],
+    ) -> (Vec<usize>, Vec<usize>) {
         let (kept, rare): (Vec<usize>, Vec<usize>) =
             selected.iter().partition(|&&i| coverage[i] >= min_coverage);
         if !rare.is_empty() {
