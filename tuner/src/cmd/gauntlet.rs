@@ -8,12 +8,14 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 
 use crate::play::args::{distinct_names, EngineArgs, PlayArgs};
+use crate::play::identity::RunIdentity;
+use crate::play::journal::{missing_pairs, PairEntry, PairJournal};
 use crate::play::opponents::{load_opponents, table};
 use crate::play::output::PgnFile;
 use crate::play::pgn_out::PgnContext;
 use crate::play::runner::{self, Flow, PairJob};
 use crate::play::stats::performance_rating;
-use crate::play::tally::{Failures, Tally};
+use crate::play::tally::{Failures, GameSummary, Tally};
 use crate::run::{game_bar, RunDir};
 
 /// Play our engine against each engine of an opponents file.
@@ -55,10 +57,22 @@ pub struct GauntletArgs {
     pub games: u64,
     #[command(flatten)]
     pub play: PlayArgs,
-    /// Run folder for games.pgn, summary.json and run.json.
+    /// Run folder for games.pgn, journal.jsonl, summary.json and run.json.
     #[arg(long, default_value = "reports/gauntlet")]
     pub out: PathBuf,
+    /// Continue the gauntlet in --out where it stopped, the pairs not yet played: give the command
+    /// it was started with plus --resume (engine, opponents file, limits, book, seed and
+    /// adjudication are checked against the run's, files by their content); --games may grow, and
+    /// --concurrency may differ. A long soak runs this way over several sittings.
+    #[arg(long)]
+    pub resume: bool,
 }
+
+/// Options that do not change the games: how many are played, where, on how many threads, and
+/// how progress shows.
+const NOT_DEFINING: [&str; 5] = ["games", "out", "resume", "concurrency", "quiet"];
+/// Options naming files, recorded with their content.
+const FILES: [&str; 4] = ["engine", "engine_search", "opponents", "book"];
 
 pub fn run(args: &GauntletArgs) -> Result<()> {
     let started = Instant::now();
@@ -87,10 +101,22 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
         })
         .collect();
     let ours = contestants[0].name().to_string();
-    let context = PgnContext::new(&format!("tune gauntlet {ours}"), settings.limit.pgn_tag());
+    let identity = RunIdentity::from_options(args, &NOT_DEFINING, &FILES)?;
+    if args.resume {
+        PairJournal::check_resumable(&args.out, &identity, jobs.len())?;
+    }
     let run = RunDir::create(&args.out)?;
-    run.write_meta("gauntlet", args, false, None)?;
-    let mut pgn = PgnFile::open(&args.out, context, false)?;
+    run.write_meta("gauntlet", args, args.resume, None)?;
+    let (mut journal, done) = PairJournal::start(&args.out, &identity, jobs.len(), args.resume)?;
+    // The tallies of the pairs played before, each under the opponent its job names.
+    let mut tallies: Vec<Tally> = opponents.iter().map(|_| Tally::default()).collect();
+    for entry in &done {
+        tallies[jobs[entry.pair].second - 1].add(&entry.games);
+    }
+    let todo = missing_pairs(jobs.len(), &done);
+    let todo_jobs: Vec<PairJob> = todo.iter().map(|&i| jobs[i].clone()).collect();
+    let context = PgnContext::new(&format!("tune gauntlet {ours}"), settings.limit.pgn_tag());
+    let mut pgn = PgnFile::open(&args.out, context, args.resume)?;
     let concurrency = args.play.concurrency();
     println!(
         "gauntlet: {ours} against {} opponents, {} games each, {}, {concurrency} threads, book {book_name}",
@@ -98,13 +124,21 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
         2 * pairs,
         settings.limit
     );
+    if args.resume {
+        println!("resumed: {} pairs played before, {} to play", done.len(), todo.len());
+    }
     let stop = crate::run::interrupt_flag();
-    let bar = game_bar(2 * jobs.len() as u64, args.play.quiet);
-    let mut tallies: Vec<Tally> = opponents.iter().map(|_| Tally::default()).collect();
-    runner::run(&contestants, &jobs, &settings, concurrency, &stop, |pair| {
+    let bar = game_bar(2 * todo_jobs.len() as u64, args.play.quiet);
+    let mut played = 0;
+    runner::run(&contestants, &todo_jobs, &settings, concurrency, &stop, |mut pair| {
+        // Jobs are numbered from 0 in this run; the pair's number in the whole gauntlet is todo's.
+        pair.index = todo[pair.index];
         pgn.write_pair(&pair)?;
+        let games = GameSummary::of_pair(&pair);
+        journal.append(&PairEntry { pair: pair.index, pgn_bytes: pgn.byte_len()?, games: games.clone() })?;
+        played += 1;
         let tally = &mut tallies[pair.job.second - 1];
-        tally.add_pair(&pair);
+        tally.add(&games);
         bar.inc(2);
         bar.set_message(format!("{}: {}", contestants[pair.job.second].name(), tally.progress(None)));
         if args.play.quiet {
@@ -134,7 +168,15 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
     }
     let seconds = started.elapsed().as_secs_f64();
     let total: u64 = tallies.iter().map(Tally::games).sum();
-    println!("{total} games in {seconds:.1} s; games in {}", args.out.join("games.pgn").display());
+    println!(
+        "{total} games ({} in this run, {seconds:.1} s); games in {}",
+        2 * played,
+        args.out.join("games.pgn").display()
+    );
+    let interrupted = done.len() + played < jobs.len();
+    if interrupted {
+        println!("interrupted: run again with --resume to play the remaining pairs");
+    }
     let mut ours_failures = Failures::default();
     let mut list = Vec::new();
     for ((contestant, opponent), tally) in contestants[1..].iter().zip(&opponents).zip(&tallies) {
@@ -170,6 +212,8 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
         "seed": args.play.seed,
         "concurrency": concurrency,
         "seconds": seconds,
+        "pairs_resumed": done.len(),
+        "interrupted": interrupted,
     });
     run.write_json("summary.json", &summary)?;
     run.write_meta("gauntlet", args, false, Some(summary))

@@ -373,6 +373,53 @@ fn a_match_resumes_only_with_the_options_it_started_with() {
 }
 
 #[test]
+fn a_gauntlet_resumes_with_each_opponents_games_kept_and_more_played() {
+    let dir = TempDir::new("gauntlet-resume");
+    let opponents = dir.path("opponents.toml");
+    std::fs::write(
+        &opponents,
+        format!(
+            "[[engine]]\nname = \"handset\"\nparams = \"{}\"\n\n[[engine]]\nname = \"material\"\nparams = \"{}\"\n",
+            repo("params/handset.toml"),
+            repo("params/material-only.toml")
+        ),
+    )
+    .unwrap();
+    let out = dir.path("g");
+    let engine = repo("params/eval.toml");
+    let run = |games: &str, extra: &[&str]| {
+        let head = [
+            &["gauntlet", "--engine", &engine, "--opponents", opponents.to_str().unwrap(), "--games", games]
+                [..],
+            extra,
+        ]
+        .concat();
+        gauntlet::run(&parse::<GauntletCli>(&head, &out).args)
+    };
+    let error = format!("{:#}", run("2", &["--resume"]).unwrap_err());
+    assert!(error.contains("no match to resume"), "{error}");
+    run("2", &[]).unwrap();
+    let first = results(&std::fs::read_to_string(out.join("games.pgn")).unwrap());
+    assert_eq!(first.len(), 4, "one pair against each opponent");
+    let error = format!("{:#}", run("4", &["--resume", "--seed", "2"]).unwrap_err());
+    assert!(error.contains("--seed: was `1`, now `2`"), "{error}");
+    run("4", &["--resume"]).unwrap();
+    let summary = json(out.join("summary.json"));
+    assert_eq!((summary["games"].as_u64(), summary["pairs_resumed"].as_u64()), (Some(8), Some(2)));
+    assert_eq!(summary["interrupted"], false);
+    for opponent in summary["opponents"].as_array().unwrap() {
+        assert_eq!(opponent["games"], 4, "the earlier pair and the new one: {opponent}");
+    }
+    let games = results(&std::fs::read_to_string(out.join("games.pgn")).unwrap());
+    assert_eq!(games.len(), 8);
+    assert_eq!(games[..4], first[..], "the earlier games are kept as they were");
+    // Resuming a finished gauntlet plays nothing and reports the same tallies.
+    run("4", &["--resume"]).unwrap();
+    assert_eq!(json(out.join("summary.json"))["opponents"], summary["opponents"]);
+    assert_eq!(results(&std::fs::read_to_string(out.join("games.pgn")).unwrap()).len(), 8);
+}
+
+#[test]
 fn a_broken_params_file_or_book_is_a_clear_error() {
     let dir = TempDir::new("match-bad");
     let broken = dir.path("broken.toml");

@@ -101,6 +101,21 @@ impl PairJournal {
         Ok((PairJournal::open(path)?, entries))
     }
 
+    /// A run's journal in `dir`: a new one, or (`resume`) the one there with the pairs it has
+    /// finished.
+    pub fn start(
+        dir: &Path,
+        identity: &RunIdentity,
+        pairs: usize,
+        resume: bool,
+    ) -> Result<(PairJournal, Vec<PairEntry>)> {
+        if resume {
+            PairJournal::resume(dir, identity, pairs)
+        } else {
+            Ok((PairJournal::create(dir, identity)?, Vec::new()))
+        }
+    }
+
     fn open(path: PathBuf) -> Result<PairJournal> {
         let file = OpenOptions::new()
             .append(true)
@@ -115,6 +130,12 @@ impl PairJournal {
         self.file.write_all(line.as_bytes()).with_context(|| format!("writing {}", self.path.display()))?;
         self.file.flush().with_context(|| format!("writing {}", self.path.display()))
     }
+}
+
+/// The pairs of `0..pairs` that `done` does not hold, in order: what a resumed run plays.
+pub fn missing_pairs(pairs: usize, done: &[PairEntry]) -> Vec<usize> {
+    let finished: BTreeSet<usize> = done.iter().map(|e| e.pair).collect();
+    (0..pairs).filter(|i| !finished.contains(i)).collect()
 }
 
 fn header_line(identity: &RunIdentity) -> Result<String> {

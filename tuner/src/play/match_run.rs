@@ -8,7 +8,6 @@
 //! it is played, so with fixed nodes or depth the games equal an uninterrupted run's, and on one
 //! thread (pairs finishing in order) an SPRT stops after the same pair.
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -16,7 +15,7 @@ use anyhow::Result;
 
 use super::game::GameSettings;
 use super::identity::RunIdentity;
-use super::journal::{PairEntry, PairJournal};
+use super::journal::{missing_pairs, PairEntry, PairJournal};
 use super::output::PgnFile;
 use super::pgn_out::PgnContext;
 use super::runner::{self, Contestant, Flow, PairJob};
@@ -69,23 +68,14 @@ impl MatchPlan {
 /// Plays the plan into `dir` (when `resume`, the pairs its journal lacks) until every pair is
 /// played, the SPRT decides, or `stop` is raised.
 pub fn play_match(plan: &MatchPlan, dir: &Path, resume: bool, stop: &AtomicBool) -> Result<MatchOutcome> {
-    let (mut journal, done) = if resume {
-        PairJournal::resume(dir, &plan.identity, plan.jobs.len())?
-    } else {
-        (PairJournal::create(dir, &plan.identity)?, Vec::new())
-    };
+    let (mut journal, done) = PairJournal::start(dir, &plan.identity, plan.jobs.len(), resume)?;
     let mut tally = Tally::default();
     for entry in &done {
         tally.add(&entry.games);
     }
     let replayed_think_seconds = tally.think_seconds;
     let decided_before = plan.decision(&tally).is_some();
-    let played_before: HashSet<usize> = done.iter().map(|e| e.pair).collect();
-    let todo: Vec<usize> = if decided_before {
-        Vec::new()
-    } else {
-        (0..plan.jobs.len()).filter(|i| !played_before.contains(i)).collect()
-    };
+    let todo: Vec<usize> = if decided_before { Vec::new() } else { missing_pairs(plan.jobs.len(), &done) };
     let jobs: Vec<PairJob> = todo.iter().map(|&i| plan.jobs[i].clone()).collect();
     if resume {
         println!("resumed: {} pairs played before, {} to play", done.len(), jobs.len());

@@ -85,10 +85,6 @@ impl GameSummary {
 }
 
 impl Tally {
-    pub fn add_pair(&mut self, pair: &PairResult) {
-        self.add(&GameSummary::of_pair(pair));
-    }
-
     /// Counts a pair's two games (as [`GameSummary::of_pair`] gives them).
     pub fn add(&mut self, games: &[GameSummary; 2]) {
         self.pentanomial.add(games[0].score, games[1].score);
