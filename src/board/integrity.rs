@@ -85,17 +85,20 @@ impl Position {
             }
         }
         // Incremental keys equal keys computed from scratch.
-        let (key, pawn_key, material_key, non_pawn_keys) = self.keys_from_scratch();
-        if key != self.st.key {
-            problems.push(format!("key {:#x} != recomputed {key:#x}", self.st.key));
+        let keys = self.keys_from_scratch();
+        if keys.key != self.st.key {
+            problems.push(format!("key {:#x} != recomputed {:#x}", self.st.key, keys.key));
         }
-        if pawn_key != self.st.pawn_key {
+        if keys.pawn != self.st.pawn_key {
             problems.push("pawn key differs from the recomputed one".to_string());
         }
-        if non_pawn_keys != self.st.non_pawn_keys {
+        if keys.non_pawn != self.st.non_pawn_keys {
             problems.push("non-pawn keys differ from the recomputed ones".to_string());
         }
-        if material_key != self.st.material_key {
+        if keys.minor != self.st.minor_key {
+            problems.push("minor-piece key differs from the recomputed one".to_string());
+        }
+        if keys.material != self.st.material_key {
             problems.push("material key differs from the recomputed one".to_string());
         }
         // Check and pin information matches the placement.

@@ -4,6 +4,7 @@ use crate::types::{Color, Move, MoveKind, Piece, PieceType, Square};
 
 use super::castling::{castle_side, king_destination, rook_destination};
 use super::zobrist;
+use super::position::is_minor;
 use super::Position;
 
 impl Position {
@@ -146,13 +147,17 @@ impl Position {
     }
 
     /// A piece of `piece`'s kind moved on or off squares whose keys XOR to `k`: the pawn key
-    /// or its side's non-pawn key changes with it.
+    /// or its side's non-pawn key changes with it, and the minor-piece key with a minor's.
     #[inline(always)]
     fn xor_structure_key(&mut self, piece: Piece, k: u64) {
-        if piece.piece_type() == PieceType::Pawn {
+        let kind = piece.piece_type();
+        if kind == PieceType::Pawn {
             self.st.pawn_key ^= k;
         } else {
             self.st.non_pawn_keys[piece.color().index()] ^= k;
+            if is_minor(kind) {
+                self.st.minor_key ^= k;
+            }
         }
     }
 

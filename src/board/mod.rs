@@ -9,4 +9,4 @@ mod position;
 pub mod zobrist;
 
 pub use fen::{FenError, START_FEN};
-pub use position::{Position, State};
+pub use position::{Keys, Position, State};

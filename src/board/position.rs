@@ -20,6 +20,8 @@ pub struct State {
     /// Per colour, the key of that side's pieces other than pawns (kings included): the
     /// correction-history key for the piece placement.
     pub non_pawn_keys: [u64; 2],
+    /// Key of both sides' knights and bishops: the correction-history key for the minor pieces.
+    pub minor_key: u64,
     pub castling: CastlingRights,
     /// Set only when a pawn of the side to move attacks it, so equal positions get equal keys.
     pub en_passant: Option<Square>,
@@ -34,6 +36,22 @@ pub struct State {
     pub pinned: Bitboard,
     /// The move that led here (`Move::NULL` at the root or after a null move).
     pub last_move: Move,
+}
+
+/// A position's keys, as [`Position::keys_from_scratch`] computes them.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Keys {
+    pub key: u64,
+    pub pawn: u64,
+    pub material: u64,
+    pub non_pawn: [u64; 2],
+    pub minor: u64,
+}
+
+/// Knights and bishops: the pieces the minor-piece key follows.
+#[inline(always)]
+pub fn is_minor(kind: PieceType) -> bool {
+    matches!(kind, PieceType::Knight | PieceType::Bishop)
 }
 
 /// A chess position with its history of irreversible state.
@@ -150,6 +168,12 @@ impl Position {
     #[inline(always)]
     pub fn non_pawn_key(&self, color: Color) -> u64 {
         self.st.non_pawn_keys[color.index()]
+    }
+
+    /// The key of both sides' knights and bishops.
+    #[inline(always)]
+    pub fn minor_key(&self) -> u64 {
+        self.st.minor_key
     }
 
     #[inline(always)]
@@ -294,32 +318,35 @@ impl Position {
 
     // ---- Keys from scratch -----------------------------------------------------------------
 
-    /// (key, pawn key, material key, non-pawn keys) computed from the placement and state,
-    /// ignoring the incrementally maintained values: the reference the integrity check compares
-    /// against.
-    pub fn keys_from_scratch(&self) -> (u64, u64, u64, [u64; 2]) {
-        let mut key = 0;
-        let mut pawn_key = 0;
-        let mut non_pawn_keys = [0; 2];
+    /// Every key computed from the placement and state, ignoring the incrementally maintained
+    /// values: the reference the integrity check compares against.
+    pub fn keys_from_scratch(&self) -> Keys {
+        let mut keys = Keys::default();
         let mut counts = [[0u32; PieceType::NUM]; Color::NUM];
         for sq in self.occupied() {
             let p = self.piece_on(sq).expect("occupied square holds a piece");
-            key ^= zobrist::piece_square(p, sq);
-            if p.piece_type() == PieceType::Pawn {
-                pawn_key ^= zobrist::piece_square(p, sq);
-            } else {
-                non_pawn_keys[p.color().index()] ^= zobrist::piece_square(p, sq);
+            let k = zobrist::piece_square(p, sq);
+            keys.key ^= k;
+            match p.piece_type() {
+                PieceType::Pawn => keys.pawn ^= k,
+                kind => {
+                    keys.non_pawn[p.color().index()] ^= k;
+                    if is_minor(kind) {
+                        keys.minor ^= k;
+                    }
+                }
             }
             counts[p.color().index()][p.piece_type().index()] += 1;
         }
         if self.side == Color::Black {
-            key ^= zobrist::side();
+            keys.key ^= zobrist::side();
         }
-        key ^= zobrist::castling(self.st.castling);
+        keys.key ^= zobrist::castling(self.st.castling);
         if let Some(ep) = self.st.en_passant {
-            key ^= zobrist::en_passant(ep);
+            keys.key ^= zobrist::en_passant(ep);
         }
-        (key, pawn_key, zobrist::material_key(&counts), non_pawn_keys)
+        keys.material = zobrist::material_key(&counts);
+        keys
     }
 
     /// Whether an en-passant capture onto `ep` would be pseudo-legal for the side to move.
@@ -366,11 +393,12 @@ impl Position {
                 self.st.en_passant = None;
             }
         }
-        let (key, pawn_key, material_key, non_pawn_keys) = self.keys_from_scratch();
-        self.st.key = key;
-        self.st.pawn_key = pawn_key;
-        self.st.material_key = material_key;
-        self.st.non_pawn_keys = non_pawn_keys;
+        let keys = self.keys_from_scratch();
+        self.st.key = keys.key;
+        self.st.pawn_key = keys.pawn;
+        self.st.material_key = keys.material;
+        self.st.non_pawn_keys = keys.non_pawn;
+        self.st.minor_key = keys.minor;
         self.update_check_info();
     }
 }

@@ -7,7 +7,7 @@ use crate::movegen::{quiet_checks, MoveList, MAX_MOVES};
 use crate::types::{Move, PieceType};
 
 use super::baked::idx;
-use super::correction::CorrectionWeights;
+use super::correction::{CorrectionWeights, LastMoves};
 use super::history::{piece_to, MAX_PLY, NO_PIECE_TO};
 use super::movepick::{is_noisy, MovePicker};
 use super::see::{see_ge, SEE_VALUE};
@@ -92,7 +92,7 @@ impl Searcher<'_> {
                 None => self.static_eval(),
             }
         };
-        let eval = if in_check { -INFINITY } else { self.corrected(raw_eval) };
+        let eval = if in_check { -INFINITY } else { self.corrected(raw_eval, ply) };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
         let p = self.params;
@@ -360,7 +360,7 @@ impl Searcher<'_> {
                 && !(bound == Bound::Lower && best_score <= eval)
                 && !(bound == Bound::Upper && best_score >= eval)
             {
-                self.history.correction.update(&self.pos, depth, best_score - eval);
+                self.history.correction.update(&self.pos, self.last_moves(ply), depth, best_score - eval);
             }
         }
         best_score
@@ -404,7 +404,7 @@ impl Searcher<'_> {
                 None => self.static_eval(),
             }
         };
-        let stand_pat = if in_check { -INFINITY } else { self.corrected(raw_eval) };
+        let stand_pat = if in_check { -INFINITY } else { self.corrected(raw_eval, ply) };
         if stand_pat >= beta {
             if entry.is_none() {
                 // Keep the evaluation: the next visit skips it.
@@ -458,6 +458,7 @@ impl Searcher<'_> {
                     continue;
                 }
             }
+            self.moved[ply + 2] = piece_to(&self.pos, m);
             self.pos.make_move(m);
             searched += 1;
             let score = -self.qsearch(-beta, -alpha, ply + 1, qply + 1);
@@ -528,13 +529,22 @@ impl Searcher<'_> {
         None
     }
 
-    /// The static evaluation corrected by the correction history, kept clear of mate scores.
-    fn corrected(&self, raw_eval: i32) -> i32 {
+    /// The static evaluation at `ply` corrected by the correction history, kept clear of mate
+    /// scores.
+    fn corrected(&self, raw_eval: i32, ply: usize) -> i32 {
         let weights = CorrectionWeights {
             pawn: self.params[idx::CORR_PAWN],
             non_pawn: self.params[idx::CORR_NON_PAWN],
+            minor: self.params[idx::CORR_MINOR],
+            continuation: self.params[idx::CORR_CONTINUATION],
         };
-        (raw_eval + self.history.correction.value(&self.pos, weights)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let correction = self.history.correction.value(&self.pos, self.last_moves(ply), weights);
+        (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The moves that led to the node at `ply`: the last one, then the one before it.
+    fn last_moves(&self, ply: usize) -> LastMoves {
+        [self.moved[ply + 1], self.moved[ply]]
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {

@@ -33,8 +33,10 @@ pub mod idx {
     pub const SINGULAR_DOUBLE_MARGIN: usize = 25;
     pub const LMR_NOISY: usize = 26;
     pub const PROBCUT_MARGIN: usize = 27;
+    pub const CORR_MINOR: usize = 28;
+    pub const CORR_CONTINUATION: usize = 29;
     /// Number of elements in all.
-    pub const COUNT: usize = 28;
+    pub const COUNT: usize = 30;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -205,6 +207,18 @@ pub const PROBCUT_MARGIN: [i32; 1] = [
     0,
 ];
 
+/// Correction history: weight (percent) of the corrections learned per placement of both sides' knights and bishops (0: off).
+#[rustfmt::skip]
+pub const CORR_MINOR: [i32; 1] = [
+    0,
+];
+
+/// Correction history: weight (percent) of the corrections learned per pair of moves that led to the position (0: off).
+#[rustfmt::skip]
+pub const CORR_CONTINUATION: [i32; 1] = [
+    0,
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -238,6 +252,8 @@ pub fn param_set() -> ParamSet {
             term("singular.double_margin", "Singular extensions: outside PV nodes, a hash move whose alternatives stay this far (cp) below the singular bound is extended two plies, at most 6 times on one line (0: off).", Shape::Scalar, false, true, 0, 200, &SINGULAR_DOUBLE_MARGIN, &[]),
             term("lmr.noisy", "Late-move reduction of captures and promotions that do not check, in percent of a quiet move's reduction (0: off).", Shape::Scalar, false, true, 0, 200, &LMR_NOISY, &[]),
             term("probcut.margin", "ProbCut: in non-PV nodes at depth >= 5, a good capture whose quiescence and 4-ply-shallower searches both beat beta by this margin cuts off (cp; 0: off).", Shape::Scalar, false, true, 0, 1000, &PROBCUT_MARGIN, &[]),
+            term("corr.minor", "Correction history: weight (percent) of the corrections learned per placement of both sides' knights and bishops (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_MINOR, &[]),
+            term("corr.continuation", "Correction history: weight (percent) of the corrections learned per pair of moves that led to the position (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_CONTINUATION, &[]),
         ],
     }
 }

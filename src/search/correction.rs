@@ -1,29 +1,42 @@
 //! Static-evaluation correction history: how far searches found the static evaluation off, kept
-//! per pawn structure and per placement of each side's other pieces, and added back to the
-//! evaluation the search prunes by. The evaluation misjudges some structures the same way every
-//! time (a blockade it does not see, a king attack it underrates); the search sees it, and this
-//! table carries what it saw to the next node with the same structure.
+//! per pawn structure, per placement of each side's other pieces, per placement of the minor
+//! pieces, and per pair of moves that led to the position, and added back to the evaluation the
+//! search prunes by. The evaluation misjudges some structures the same way every time (a blockade
+//! it does not see, a king attack it underrates); the search sees it, and these tables carry what
+//! it saw to the next node with the same structure.
 
+use super::history::{PieceTo, NO_PIECE_TO};
 use crate::board::Position;
 use crate::types::Color;
 
-/// Entries per side to move in each table (indexed by a key's low bits).
+/// Entries per side to move in each keyed table (indexed by a key's low bits).
 const SIZE: usize = 16_384;
 /// Entries are kept in 1/256 cp, so small steps of the running average are not lost to rounding.
 const GRAIN: i32 = 256;
 /// No single search result moves a table by more than this (cp), and no entry grows beyond it.
 const LIMIT_CP: i32 = 128;
+/// Rows and columns of the continuation table: every piece-to index (the piece carries the side).
+const PIECE_TOS: usize = NO_PIECE_TO;
 
 pub struct Correction {
     /// pawn[side to move][pawn key slot]
     pawn: Vec<[i32; SIZE]>,
     /// non_pawn[side to move][colour of the pieces][that colour's non-pawn key slot]
     non_pawn: Vec<[[i32; SIZE]; 2]>,
+    /// minor[side to move][minor-piece key slot]
+    minor: Vec<[i32; SIZE]>,
+    /// continuation[piece-to two plies back][piece-to of the last move]
+    continuation: Vec<[i32; PIECE_TOS]>,
 }
 
 impl Default for Correction {
     fn default() -> Correction {
-        Correction { pawn: vec![[0; SIZE]; 2], non_pawn: vec![[[0; SIZE]; 2]; 2] }
+        Correction {
+            pawn: vec![[0; SIZE]; 2],
+            non_pawn: vec![[[0; SIZE]; 2]; 2],
+            minor: vec![[0; SIZE]; 2],
+            continuation: vec![[0; PIECE_TOS]; PIECE_TOS],
+        }
     }
 }
 
@@ -31,23 +44,30 @@ fn slot(key: u64) -> usize {
     (key % SIZE as u64) as usize
 }
 
-/// How much of each table the correction uses, in percent (the search constants `corr.pawn`
-/// and `corr.non_pawn`; 0 turns a table off).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How much of each table the correction uses, in percent (the search constants `corr.pawn`,
+/// `corr.non_pawn`, `corr.minor` and `corr.continuation`; 0 turns a table off).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CorrectionWeights {
     pub pawn: i32,
     pub non_pawn: i32,
+    pub minor: i32,
+    pub continuation: i32,
 }
 
 impl CorrectionWeights {
     pub fn is_off(self) -> bool {
-        self.pawn == 0 && self.non_pawn == 0
+        self == CorrectionWeights::default()
     }
 }
 
+/// The moves that led to a position, as piece-to indices: `[last move, the move before it]`
+/// (`NO_PIECE_TO` for none, or a null move).
+pub type LastMoves = [PieceTo; 2];
+
 impl Correction {
-    /// The correction (cp) to add to `pos`'s static evaluation.
-    pub fn value(&self, pos: &Position, weights: CorrectionWeights) -> i32 {
+    /// The correction (cp) to add to `pos`'s static evaluation; `last` are the moves that led
+    /// to it.
+    pub fn value(&self, pos: &Position, last: LastMoves, weights: CorrectionWeights) -> i32 {
         if weights.is_off() {
             return 0;
         }
@@ -55,12 +75,19 @@ impl Correction {
         let pawn = self.pawn[stm][slot(pos.pawn_key())];
         let non_pawn: i32 =
             Color::ALL.iter().map(|&c| self.non_pawn[stm][c.index()][slot(pos.non_pawn_key(c))]).sum();
-        (pawn * weights.pawn + non_pawn * weights.non_pawn) / (100 * GRAIN)
+        let minor = self.minor[stm][slot(pos.minor_key())];
+        let continuation = self.continuation_entry(last).map_or(0, |e| *e);
+        (pawn * weights.pawn
+            + non_pawn * weights.non_pawn
+            + minor * weights.minor
+            + continuation * weights.continuation)
+            / (100 * GRAIN)
     }
 
-    /// A search of `depth` found `pos` worth `error` cp more than its corrected static evaluation:
-    /// move every table's entry towards it, faster after deeper searches (they are surer).
-    pub fn update(&mut self, pos: &Position, depth: i32, error: i32) {
+    /// A search of `depth` found `pos` (reached by `last`) worth `error` cp more than its
+    /// corrected static evaluation: move every table's entry towards it, faster after deeper
+    /// searches (they are surer).
+    pub fn update(&mut self, pos: &Position, last: LastMoves, depth: i32, error: i32) {
         let stm = pos.side_to_move().index();
         let step = error.clamp(-LIMIT_CP, LIMIT_CP) * GRAIN * (depth + 1).min(16) / 256;
         let limit = LIMIT_CP * GRAIN;
@@ -69,6 +96,18 @@ impl Correction {
         for c in Color::ALL {
             nudge(&mut self.non_pawn[stm][c.index()][slot(pos.non_pawn_key(c))]);
         }
+        nudge(&mut self.minor[stm][slot(pos.minor_key())]);
+        if let Some(entry) = self.continuation_entry_mut(last) {
+            nudge(entry);
+        }
+    }
+
+    fn continuation_entry(&self, [last, before]: LastMoves) -> Option<&i32> {
+        (last != NO_PIECE_TO && before != NO_PIECE_TO).then(|| &self.continuation[before][last])
+    }
+
+    fn continuation_entry_mut(&mut self, [last, before]: LastMoves) -> Option<&mut i32> {
+        (last != NO_PIECE_TO && before != NO_PIECE_TO).then(|| &mut self.continuation[before][last])
     }
 }
 
@@ -76,21 +115,22 @@ impl Correction {
 mod tests {
     use super::*;
 
-    const BOTH: CorrectionWeights = CorrectionWeights { pawn: 100, non_pawn: 50 };
+    const BOTH: CorrectionWeights = CorrectionWeights { pawn: 100, non_pawn: 50, minor: 0, continuation: 0 };
+    const NONE: LastMoves = [NO_PIECE_TO; 2];
 
     #[test]
     fn repeated_errors_pull_the_correction_towards_them_and_no_further() {
         let pos = Position::from_fen("4k3/pp6/8/8/8/8/PP6/4K2R w K - 0 1").unwrap();
         let mut c = Correction::default();
-        assert_eq!(c.value(&pos, BOTH), 0);
+        assert_eq!(c.value(&pos, NONE, BOTH), 0);
         for _ in 0..200 {
-            let error = 40 - c.value(&pos, BOTH);
-            c.update(&pos, 10, error);
+            let error = 40 - c.value(&pos, NONE, BOTH);
+            c.update(&pos, NONE, 10, error);
         }
-        let v = c.value(&pos, BOTH);
+        let v = c.value(&pos, NONE, BOTH);
         assert!((38..=40).contains(&v), "converged to {v}, not the 40 cp the searches kept finding");
         // Turned off, the tables are not read.
-        assert_eq!(c.value(&pos, CorrectionWeights { pawn: 0, non_pawn: 0 }), 0);
+        assert_eq!(c.value(&pos, NONE, CorrectionWeights::default()), 0);
     }
 
     #[test]
@@ -100,12 +140,48 @@ mod tests {
         let other = Position::from_fen("2k5/p7/8/8/8/8/PP6/3QK3 w - - 0 1").unwrap();
         let mut c = Correction::default();
         for _ in 0..50 {
-            c.update(&white, 12, 100);
+            c.update(&white, NONE, 12, 100);
         }
-        assert!(c.value(&white, BOTH) > 50);
-        assert_eq!(c.value(&black, BOTH), 0);
-        assert_eq!(c.value(&other, BOTH), 0);
+        assert!(c.value(&white, NONE, BOTH) > 50);
+        assert_eq!(c.value(&black, NONE, BOTH), 0);
+        assert_eq!(c.value(&other, NONE, BOTH), 0);
         // The limit holds however often a result repeats.
-        assert!(c.value(&white, BOTH) <= 2 * LIMIT_CP);
+        assert!(c.value(&white, NONE, BOTH) <= 2 * LIMIT_CP);
+    }
+
+    #[test]
+    fn the_minor_piece_table_follows_the_knights_and_bishops_not_the_pawns() {
+        let minors_only = CorrectionWeights { minor: 100, ..CorrectionWeights::default() };
+        let pos = Position::from_fen("4k1n1/pp6/8/8/8/8/PP3B2/4K3 w - - 0 1").unwrap();
+        // The same minor pieces with other pawns and kings elsewhere.
+        let same_minors = Position::from_fen("6n1/1p2k3/8/8/8/2P5/5B2/3K4 w - - 0 1").unwrap();
+        let other_minors = Position::from_fen("4k1n1/pp6/8/8/8/8/PP2B3/4K3 w - - 0 1").unwrap();
+        let mut c = Correction::default();
+        for _ in 0..50 {
+            c.update(&pos, NONE, 12, 100);
+        }
+        assert!(c.value(&pos, NONE, minors_only) > 50);
+        assert_eq!(c.value(&same_minors, NONE, minors_only), c.value(&pos, NONE, minors_only));
+        assert_eq!(c.value(&other_minors, NONE, minors_only), 0);
+        assert_eq!(c.value(&same_minors, NONE, BOTH), 0, "the pawn and other tables did not learn it");
+    }
+
+    #[test]
+    fn the_continuation_table_follows_the_two_moves_that_led_here_and_needs_both() {
+        let moves_only = CorrectionWeights { continuation: 100, ..CorrectionWeights::default() };
+        let pos = Position::startpos();
+        let last: LastMoves = [7 * 64 + 21, 4 * 64 + 28];
+        let mut c = Correction::default();
+        for _ in 0..50 {
+            c.update(&pos, last, 12, -100);
+        }
+        assert!(c.value(&pos, last, moves_only) < -50);
+        let elsewhere = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        assert_eq!(c.value(&elsewhere, last, moves_only), c.value(&pos, last, moves_only));
+        assert_eq!(c.value(&pos, [last[1], last[0]], moves_only), 0, "the order of the moves counts");
+        // After a null move (or at the root) there is no pair to look up, and nothing learnt.
+        assert_eq!(c.value(&pos, [NO_PIECE_TO, last[1]], moves_only), 0);
+        c.update(&pos, [last[0], NO_PIECE_TO], 12, 100);
+        assert_eq!(c.value(&pos, [last[0], NO_PIECE_TO], moves_only), 0);
     }
 }
