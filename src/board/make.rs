@@ -3,8 +3,8 @@
 use crate::types::{Color, Move, MoveKind, Piece, PieceType, Square};
 
 use super::castling::{castle_side, king_destination, rook_destination};
-use super::zobrist;
 use super::position::is_minor;
+use super::zobrist;
 use super::Position;
 
 impl Position {

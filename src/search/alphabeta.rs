@@ -360,7 +360,8 @@ impl Searcher<'_> {
                 && !(bound == Bound::Lower && best_score <= eval)
                 && !(bound == Bound::Upper && best_score >= eval)
             {
-                self.history.correction.update(&self.pos, self.last_moves(ply), depth, best_score - eval);
+                let (last, weights) = (self.last_moves(ply), self.correction_weights());
+                self.history.correction.update(&self.pos, last, weights, depth, best_score - eval);
             }
         }
         best_score
@@ -532,14 +533,18 @@ impl Searcher<'_> {
     /// The static evaluation at `ply` corrected by the correction history, kept clear of mate
     /// scores.
     fn corrected(&self, raw_eval: i32, ply: usize) -> i32 {
-        let weights = CorrectionWeights {
+        let weights = self.correction_weights();
+        let correction = self.history.correction.value(&self.pos, self.last_moves(ply), weights);
+        (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    fn correction_weights(&self) -> CorrectionWeights {
+        CorrectionWeights {
             pawn: self.params[idx::CORR_PAWN],
             non_pawn: self.params[idx::CORR_NON_PAWN],
             minor: self.params[idx::CORR_MINOR],
             continuation: self.params[idx::CORR_CONTINUATION],
-        };
-        let correction = self.history.correction.value(&self.pos, self.last_moves(ply), weights);
-        (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        }
     }
 
     /// The moves that led to the node at `ply`: the last one, then the one before it.

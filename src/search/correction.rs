@@ -75,8 +75,10 @@ impl Correction {
         let pawn = self.pawn[stm][slot(pos.pawn_key())];
         let non_pawn: i32 =
             Color::ALL.iter().map(|&c| self.non_pawn[stm][c.index()][slot(pos.non_pawn_key(c))]).sum();
-        let minor = self.minor[stm][slot(pos.minor_key())];
-        let continuation = self.continuation_entry(last).map_or(0, |e| *e);
+        // Tables turned off are not read (the continuation table is large: a read is a cache miss).
+        let minor = if weights.minor == 0 { 0 } else { self.minor[stm][slot(pos.minor_key())] };
+        let continuation =
+            if weights.continuation == 0 { 0 } else { self.continuation_entry(last).map_or(0, |e| *e) };
         (pawn * weights.pawn
             + non_pawn * weights.non_pawn
             + minor * weights.minor
@@ -86,8 +88,15 @@ impl Correction {
 
     /// A search of `depth` found `pos` (reached by `last`) worth `error` cp more than its
     /// corrected static evaluation: move every table's entry towards it, faster after deeper
-    /// searches (they are surer).
-    pub fn update(&mut self, pos: &Position, last: LastMoves, depth: i32, error: i32) {
+    /// searches (they are surer). Tables turned off in `weights` are left alone.
+    pub fn update(
+        &mut self,
+        pos: &Position,
+        last: LastMoves,
+        weights: CorrectionWeights,
+        depth: i32,
+        error: i32,
+    ) {
         let stm = pos.side_to_move().index();
         let step = error.clamp(-LIMIT_CP, LIMIT_CP) * GRAIN * (depth + 1).min(16) / 256;
         let limit = LIMIT_CP * GRAIN;
@@ -96,9 +105,13 @@ impl Correction {
         for c in Color::ALL {
             nudge(&mut self.non_pawn[stm][c.index()][slot(pos.non_pawn_key(c))]);
         }
-        nudge(&mut self.minor[stm][slot(pos.minor_key())]);
-        if let Some(entry) = self.continuation_entry_mut(last) {
-            nudge(entry);
+        if weights.minor != 0 {
+            nudge(&mut self.minor[stm][slot(pos.minor_key())]);
+        }
+        if weights.continuation != 0 {
+            if let Some(entry) = self.continuation_entry_mut(last) {
+                nudge(entry);
+            }
         }
     }
 
@@ -125,7 +138,7 @@ mod tests {
         assert_eq!(c.value(&pos, NONE, BOTH), 0);
         for _ in 0..200 {
             let error = 40 - c.value(&pos, NONE, BOTH);
-            c.update(&pos, NONE, 10, error);
+            c.update(&pos, NONE, BOTH, 10, error);
         }
         let v = c.value(&pos, NONE, BOTH);
         assert!((38..=40).contains(&v), "converged to {v}, not the 40 cp the searches kept finding");
@@ -140,7 +153,7 @@ mod tests {
         let other = Position::from_fen("2k5/p7/8/8/8/8/PP6/3QK3 w - - 0 1").unwrap();
         let mut c = Correction::default();
         for _ in 0..50 {
-            c.update(&white, NONE, 12, 100);
+            c.update(&white, NONE, BOTH, 12, 100);
         }
         assert!(c.value(&white, NONE, BOTH) > 50);
         assert_eq!(c.value(&black, NONE, BOTH), 0);
@@ -158,12 +171,13 @@ mod tests {
         let other_minors = Position::from_fen("4k1n1/pp6/8/8/8/8/PP2B3/4K3 w - - 0 1").unwrap();
         let mut c = Correction::default();
         for _ in 0..50 {
-            c.update(&pos, NONE, 12, 100);
+            c.update(&pos, NONE, minors_only, 12, 100);
         }
         assert!(c.value(&pos, NONE, minors_only) > 50);
         assert_eq!(c.value(&same_minors, NONE, minors_only), c.value(&pos, NONE, minors_only));
         assert_eq!(c.value(&other_minors, NONE, minors_only), 0);
-        assert_eq!(c.value(&same_minors, NONE, BOTH), 0, "the pawn and other tables did not learn it");
+        let all = CorrectionWeights { minor: 0, ..BOTH };
+        assert_eq!(c.value(&same_minors, NONE, all), 0, "tables turned off learn nothing");
     }
 
     #[test]
@@ -173,7 +187,7 @@ mod tests {
         let last: LastMoves = [7 * 64 + 21, 4 * 64 + 28];
         let mut c = Correction::default();
         for _ in 0..50 {
-            c.update(&pos, last, 12, -100);
+            c.update(&pos, last, moves_only, 12, -100);
         }
         assert!(c.value(&pos, last, moves_only) < -50);
         let elsewhere = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
@@ -181,7 +195,7 @@ mod tests {
         assert_eq!(c.value(&pos, [last[1], last[0]], moves_only), 0, "the order of the moves counts");
         // After a null move (or at the root) there is no pair to look up, and nothing learnt.
         assert_eq!(c.value(&pos, [NO_PIECE_TO, last[1]], moves_only), 0);
-        c.update(&pos, [last[0], NO_PIECE_TO], 12, 100);
+        c.update(&pos, [last[0], NO_PIECE_TO], moves_only, 12, 100);
         assert_eq!(c.value(&pos, [last[0], NO_PIECE_TO], moves_only), 0);
     }
 }
