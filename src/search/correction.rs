@@ -5,7 +5,7 @@
 //! it does not see, a king attack it underrates); the search sees it, and these tables carry what
 //! it saw to the next node with the same structure.
 
-use super::history::{PieceTo, NO_PIECE_TO};
+use super::piece_to::{PieceTo, NO_PIECE_TO};
 use crate::board::Position;
 use crate::types::Color;
 

@@ -13,10 +13,7 @@ pub const HISTORY_MAX: i32 = 16_384;
 
 pub const MAX_PLY: usize = 128;
 
-/// A move as continuation history sees it: moving piece * 64 + destination.
-pub type PieceTo = usize;
-/// No previous move (the root, or a null move): a row of the table that always reads 0.
-pub const NO_PIECE_TO: PieceTo = 12 * 64;
+pub use super::piece_to::{piece_to, PieceTo, NO_PIECE_TO};
 
 pub struct History {
     /// What searches taught about the static evaluation (kept across moves like the rest).
@@ -43,11 +40,6 @@ impl Default for History {
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
         }
     }
-}
-
-/// The piece-to index of a move about to be made in `pos`.
-pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
-    pos.piece_on(m.from()).map_or(NO_PIECE_TO, |p| p.index() * 64 + m.to().index())
 }
 
 fn victim(pos: &Position, m: Move) -> usize {

@@ -9,6 +9,7 @@ pub mod history;
 pub mod layout;
 pub mod movepick;
 pub mod params;
+pub mod piece_to;
 pub mod see;
 pub mod time;
 pub mod tt;
