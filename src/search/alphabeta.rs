@@ -164,7 +164,7 @@ impl Searcher<'_> {
         // Step 8. The move loop.
         let killers = self.history.killers[ply];
         let counter = self.history.counter_move(&self.pos);
-        let conts = [self.moved[ply + 1], self.moved[ply]];
+        let conts = self.last_moves(ply);
         let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter, conts);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
