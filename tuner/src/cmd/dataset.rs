@@ -10,7 +10,7 @@ use crate::dataset::formats::{format_line, Format};
 use crate::dataset::pgn::{extract, PgnOptions, PgnReport};
 use crate::dataset::split::{same_file, split, SplitReport};
 use crate::dataset::stats::stats;
-use crate::dataset::{load, LoadOptions, LoadSummary};
+use crate::dataset::{load_labelled, LoadOptions, LoadSummary};
 
 /// Dataset statistics, conversion and splitting.
 ///
@@ -159,7 +159,7 @@ pub fn convert(
     if skip_plies.is_some() || resolve {
         bail!("--skip-plies and --resolve apply to PGN input only ({} is not a .pgn file)", input.display());
     }
-    let (lines, summary) = load(input, options, |pos, outcome| format_line(pos, outcome, format))?;
+    let (lines, summary) = load_labelled(input, options, |pos, label| format_line(pos, label, format))?;
     write_lines(output, format, lines.iter().map(String::as_str))?;
     Ok(Converted::Lines(summary))
 }
@@ -196,10 +196,10 @@ fn convert_pgn(
     crate::dataset::load::check_text(&head, &name)?;
     let reader = std::io::Cursor::new(head).chain(file);
     let mut out = create(output, format)?;
-    let report = extract(reader, pgn, |fen, outcome| {
+    let report = extract(reader, pgn, |fen, label| {
         let pos =
             whetstone::Position::from_fen(fen).map_err(|e| anyhow::anyhow!("kept position {fen}: {e}"))?;
-        writeln!(out, "{}", format_line(&pos, outcome, format))
+        writeln!(out, "{}", format_line(&pos, label, format))
             .with_context(|| format!("writing {}", output.display()))
     })
     .with_context(|| format!("reading {name}"))?;

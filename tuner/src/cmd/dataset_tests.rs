@@ -3,8 +3,8 @@
 use clap::{CommandFactory, Parser};
 
 use super::*;
-use crate::dataset::parse_line;
 use crate::dataset::testutil::TempDir;
+use crate::dataset::{load, parse_line};
 
 /// Ten lines of the bundled TCEC sample, as the EPD writer would write them.
 const EPD: &str = r#"r7/p5kp/6p1/R1p2pB1/2P1b2P/2P3P1/4PK2/8 w - - c9 "1-0";

@@ -19,7 +19,7 @@ use whetstone::search::SearchParamSet;
 use crate::export::verify::VerifyArgs;
 use crate::export::{conclude, finish_run, Found};
 use crate::fitness::setup::PriorArgs;
-use crate::model::store::shuffle;
+use crate::model::store::{shuffle, TraceStore};
 use crate::model::{load_traces, split, Data, Kernel, Layout, Model};
 use crate::optim::{local_search_pass, Adam};
 use crate::play::args::PlayArgs;
@@ -55,6 +55,13 @@ pub struct TexelArgs {
     /// Fraction of --data held out for validation when --valid is not given.
     #[arg(long, default_value_t = 0.1)]
     pub valid_fraction: f64,
+    /// Train on targets blended from each position's game result and its search score (EPD `ce`,
+    /// written by `tune datagen` and `tune dataset convert` from the games' move comments):
+    /// (1 - W) · result + W · σ(K · score), K fitted on the results first. 0 is results alone;
+    /// positions without a score keep their result. The validation loss stays against the
+    /// results, so runs with different W compare.
+    #[arg(long, default_value_t = 0.0, value_name = "W", value_parser = parse_weight)]
+    pub score_weight: f64,
     /// Tune only the terms matching these globs (`pst.*`, `mobility.knight`); default: all tunable.
     #[arg(long, num_args = 1..)]
     pub only: Vec<String>,
@@ -113,6 +120,14 @@ pub struct TexelArgs {
     /// Hide progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// A fraction from 0 to 1.
+fn parse_weight(text: &str) -> std::result::Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err(format!("'{text}' is not a weight from 0 to 1")),
+    }
 }
 
 /// Everything needed to continue a run exactly.
@@ -246,10 +261,33 @@ pub struct Optimised {
     pub log: Vec<EpochLog>,
 }
 
+/// The training positions with targets blended from results and search scores at sigmoid scale
+/// `k` (`--score-weight`), or None to train on the results as loaded.
+fn training_set(args: &TexelArgs, data: &Data, k: f64) -> Result<Option<TraceStore>> {
+    if args.score_weight == 0.0 {
+        return Ok(None);
+    }
+    let scored = data.train.scored();
+    if scored == 0 {
+        bail!(
+            "--score-weight {}: no training position has a search score (EPD `ce`; `tune datagen` and \
+             `tune dataset convert` write them from the games' move comments)",
+            args.score_weight
+        );
+    }
+    eprintln!(
+        "targets: {:.0}% result, {:.0}% search score for the {scored} of {} training positions that have one",
+        100.0 * (1.0 - args.score_weight),
+        100.0 * args.score_weight,
+        data.train.len()
+    );
+    Ok(Some(data.train.blended(args.score_weight, k)))
+}
+
 /// Runs (or resumes) the epochs; writes logs and checkpoints as it goes.
 pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize]) -> Result<Optimised> {
     let layout = Layout::new(set);
-    let train = Model { layout: &layout, store: &data.train };
+    let results = Model { layout: &layout, store: &data.train };
     let valid = Model { layout: &layout, store: &data.valid };
     let bounds = set.value_bounds();
     let prior = args.prior.prior(set)?;
@@ -270,26 +308,26 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
     } else {
         let weights: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
         let start = Instant::now();
-        let k = train.fit_k(&weights);
+        let k = results.fit_k(&weights);
         eprintln!("fitted K = {k:.4} in {:.2} s", start.elapsed().as_secs_f64());
-        let loss = train.loss(&weights, k);
-        let log = vec![EpochLog {
+        let adam = Adam::new(layout.values, args.learning_rate);
+        Checkpoint { epoch: 0, k, adam, weights, log: Vec::new(), best_loss: f64::INFINITY }
+    };
+    // K is fitted on the results alone; the targets may then take in the search scores.
+    let blended = training_set(args, data, state.k)?;
+    let train = Model { layout: &layout, store: blended.as_ref().unwrap_or(&data.train) };
+    if state.log.is_empty() {
+        let loss = train.loss(&state.weights, state.k);
+        state.log.push(EpochLog {
             epoch: 0,
             train_loss: loss,
-            valid_loss: if data.valid.is_empty() { f64::NAN } else { valid.loss(&weights, k) },
-            k,
+            valid_loss: if data.valid.is_empty() { f64::NAN } else { valid.loss(&state.weights, state.k) },
+            k: state.k,
             learning_rate: args.learning_rate,
             seconds: 0.0,
-        }];
-        Checkpoint {
-            epoch: 0,
-            k,
-            adam: Adam::new(layout.values, args.learning_rate),
-            weights,
-            log,
-            best_loss: loss,
-        }
-    };
+        });
+        state.best_loss = loss;
+    }
 
     let steps = Steps::begin(&run, "epoch", args.epochs, args.epochs as u64, "epoch", args.quiet)
         .checkpoint_every(args.checkpoint_every);
@@ -474,6 +512,7 @@ mod tests {
             data: vec![],
             valid: vec![],
             valid_fraction: 0.2,
+            score_weight: 0.0,
             only: vec![],
             optimizer: Optimizer::Adam,
             epochs,
@@ -556,6 +595,34 @@ mod tests {
         // Twenty small steps get further than four full ones at the same learning rate.
         assert!(loss(&straight.weights) < loss(&full_batch.weights));
         assert!(loss(&full_batch.weights) < straight.log[0].train_loss);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn score_weight_trains_on_the_search_scores_and_needs_some() {
+        let mut d = data();
+        let set = EvalParamSet::baked().into_set();
+        let selected = set.select(&[]).unwrap();
+        let dir = std::env::temp_dir().join(format!("whetstone-texel-scores-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let weighted = |w| TexelArgs { score_weight: w, ..args(&dir, 0, false) };
+        let error = optimise(&weighted(0.5), &set, &d, &selected).err().expect("no scores: an error");
+        assert!(error.to_string().contains("no training position has a search score"), "{error}");
+        // Scores that are the starting evaluation itself: trained on them alone, the starting
+        // values fit perfectly (only the targets' rounding is left), unlike the results.
+        let start: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
+        let layout = Layout::new(&set);
+        let evals: Vec<i16> = (0..d.train.len())
+            .map(|p| Model { layout: &layout, store: &d.train }.evaluate(p, &start).round() as i16)
+            .collect();
+        d.train.score = evals;
+        let on_scores = optimise(&weighted(1.0), &set, &d, &selected).unwrap();
+        let on_results = optimise(&weighted(0.0), &set, &d, &selected).unwrap();
+        assert!(on_scores.log[0].train_loss < 1e-4, "{}", on_scores.log[0].train_loss);
+        assert!(on_results.log[0].train_loss > 0.05, "{}", on_results.log[0].train_loss);
+        // K is fitted on the results either way, and validation stays against them.
+        assert_eq!(on_scores.k, on_results.k);
+        assert_eq!(on_scores.log[0].valid_loss, on_results.log[0].valid_loss);
         std::fs::remove_dir_all(&dir).ok();
     }
 }

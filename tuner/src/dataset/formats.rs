@@ -4,7 +4,7 @@
 //!
 //! | format | example |
 //! | --- | --- |
-//! | EPD, zurichess/texel style | `<4-field FEN> c9 "1/2-1/2";` (other opcodes may come before or after `c9`) |
+//! | EPD, zurichess/texel style | `<4-field FEN> c9 "1/2-1/2";` (other opcodes may come before or after `c9`; a `ce` opcode is the search score) |
 //! | Ethereal, lichess-big3-resolved | `<FEN> [1.0]`, `<FEN> [1-0]`; an integer after `]` (Ethereal's search score) is ignored |
 //! | pipe | `<FEN> \| 1-0` |
 //! | CSV | `<FEN>,1-0` (a `fen,result` header line is skipped) |
@@ -12,10 +12,14 @@
 //! The FEN may have 4 or 6 fields everywhere. A result is `1-0`, `1/2-1/2`, `0-1`, or the number 1, 0.5
 //! or 0 (`1.0`, `0.50`, ... too); it is always White's point of view. Blank lines and lines starting with
 //! `#` are ignored.
+//!
+//! A search score rides along in EPD only, as the standard `ce` opcode: centipawns from the side
+//! to move's point of view (`tune datagen` and `tune dataset convert` write it from the games'
+//! `{+0.35/12 ...}` move comments). In memory it is White's view, like the result.
 
 use whetstone::Position;
 
-use super::Outcome;
+use super::{Label, Outcome};
 
 /// An output line format (`tune dataset convert --format`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -38,16 +42,28 @@ impl Format {
     }
 }
 
-/// Writes one labelled position in `format` (no line terminator).
-pub fn format_line(pos: &Position, outcome: Outcome, format: Format) -> String {
+/// Writes one labelled position in `format` (no line terminator). The search score, if any, is
+/// EPD's `ce`; the other formats have no place for it and drop it.
+pub fn format_line(pos: &Position, label: Label, format: Format) -> String {
     let fen = pos.to_fen();
+    let outcome = label.outcome;
     match format {
         Format::Epd => {
             let epd: Vec<&str> = fen.split(' ').take(4).collect();
-            format!("{} c9 \"{}\";", epd.join(" "), result_pgn(outcome))
+            let score = label.score.map(|s| format!(" ce {};", to_side_to_move(pos, s))).unwrap_or_default();
+            format!("{}{score} c9 \"{}\";", epd.join(" "), result_pgn(outcome))
         }
         Format::Ethereal => format!("{fen} [{}]", result_decimal(outcome)),
         Format::Csv => csv_record(&[&fen, result_decimal(outcome)]),
+    }
+}
+
+/// A White's-view score as the side to move's, and back (the same flip both ways).
+fn to_side_to_move(pos: &Position, score: i32) -> i32 {
+    if pos.side_to_move() == whetstone::Color::White {
+        score
+    } else {
+        -score
     }
 }
 
@@ -139,11 +155,17 @@ const NO_RESULT: &str = "no game result after the FEN: expected `c9 \"1-0\";`, `
 /// Parses one line (without its line terminator). `Ok(None)` for blank and comment (`#`) lines and for a
 /// `fen,result` CSV header.
 pub fn parse_line(line: &str) -> Result<Option<(Position, Outcome)>, String> {
+    Ok(parse_labelled_line(line)?.map(|(pos, label)| (pos, label.outcome)))
+}
+
+/// As [`parse_line`], with the search score where the line has one (EPD's `ce`).
+pub fn parse_labelled_line(line: &str) -> Result<Option<(Position, Label)>, String> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
     }
     let csv_fields;
+    let mut ce = None;
     let (fen, result): (&str, &str) = match shape(line) {
         Shape::Bracket => split_bracket(line)?,
         Shape::Pipe => split_pipe(line)?,
@@ -154,12 +176,28 @@ pub fn parse_line(line: &str) -> Result<Option<(Position, Outcome)>, String> {
             csv_fields = split_csv(line)?;
             (&csv_fields.0, &csv_fields.1)
         }
-        Shape::Epd => split_epd(line)?,
+        Shape::Epd => {
+            let (fen, result, score) = split_epd(line)?;
+            ce = score;
+            (fen, result)
+        }
     };
     let outcome = parse_result(result)?;
     let pos = parse_fen(fen)?;
-    Ok(Some((pos, outcome)))
+    let score = match ce {
+        None => None,
+        Some(text) => {
+            let cp = text.parse::<i32>().ok().filter(|cp| cp.abs() <= MAX_CE).ok_or_else(|| {
+                format!("bad ce '{text}': expected centipawns, at most {MAX_CE} either way")
+            })?;
+            Some(to_side_to_move(&pos, cp))
+        }
+    };
+    Ok(Some((pos, Label { outcome, score })))
 }
+
+/// The largest `ce` accepted: beyond it a score is a mate, not an evaluation.
+const MAX_CE: i32 = 30_000;
 
 fn parse_fen(fen: &str) -> Result<Position, String> {
     let fen = fen.trim();
@@ -209,8 +247,9 @@ fn split_csv(line: &str) -> Result<(String, String), String> {
     Ok((record[0].trim().to_string(), record[1].trim().to_string()))
 }
 
-/// `<4-field FEN> [halfmove fullmove] op; op; ...` with a `c9 "<result>"` operation.
-fn split_epd(line: &str) -> Result<(&str, &str), String> {
+/// `<4-field FEN> [halfmove fullmove] op; op; ...` with a `c9 "<result>"` operation: the FEN, the
+/// result and the `ce` operand if there is one.
+fn split_epd(line: &str) -> Result<(&str, &str, Option<&str>), String> {
     // The position: four fields, then the two move counters if present.
     let mut rest = line;
     for field in 0..6 {
@@ -236,16 +275,26 @@ fn split_epd(line: &str) -> Result<(&str, &str), String> {
     if ops.is_empty() {
         return Err(no_result(NO_RESULT.to_string()));
     }
+    let (mut result, mut ce) = (None, None);
     for op in ops.split(';') {
         let op = op.trim();
         let (code, value) = op.split_once(char::is_whitespace).unwrap_or((op, ""));
-        if code == "c9" {
-            let value = value.trim();
-            let unquoted = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
-            return Ok((fen, unquoted.trim()));
+        let value = value.trim();
+        match code {
+            "c9" if result.is_none() => {
+                let unquoted = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
+                result = Some(unquoted.trim());
+            }
+            "ce" if ce.is_none() => ce = Some(value),
+            _ => {}
         }
     }
-    Err(no_result(format!("EPD operations '{ops}' have no c9 result opcode (expected e.g. `c9 \"1-0\";`)")))
+    match result {
+        Some(result) => Ok((fen, result, ce)),
+        None => Err(no_result(format!(
+            "EPD operations '{ops}' have no c9 result opcode (expected e.g. `c9 \"1-0\";`)"
+        ))),
+    }
 }
 
 #[cfg(test)]
@@ -354,6 +403,36 @@ mod tests {
     }
 
     #[test]
+    fn an_epd_search_score_is_the_side_to_moves_and_reads_back_as_whites() {
+        let black_to_move = "r2qkbnr/p4ppp/bp2p3/2ppP3/1n1P4/5N2/PPP1NPPP/R1BQKB1R b KQkq -";
+        for (fen, ce, white_view) in [(FEN4, 35, 35), (black_to_move, 35, -35), (black_to_move, -120, 120)] {
+            let (pos, label) = parse_labelled_line(&format!("{fen} ce {ce}; c9 \"1-0\";")).unwrap().unwrap();
+            assert_eq!(label, Label { outcome: 1.0, score: Some(white_view) }, "{fen} ce {ce}");
+            // Written back as it was read, the opcode before the result.
+            assert_eq!(format_line(&pos, label, Format::Epd), format!("{fen} ce {ce}; c9 \"1-0\";"));
+            // Formats without a place for it drop it.
+            assert_eq!(
+                parse_labelled_line(&format_line(&pos, label, Format::Ethereal)).unwrap().unwrap().1.score,
+                None
+            );
+        }
+        // After the result, among other opcodes, or absent.
+        let (_, label) =
+            parse_labelled_line(&format!("{FEN4} c9 \"0-1\"; id \"x\"; ce -7;")).unwrap().unwrap();
+        assert_eq!(label, Label { outcome: 0.0, score: Some(-7) });
+        let (_, label) = parse_labelled_line(&format!("{FEN4} c9 \"0-1\";")).unwrap().unwrap();
+        assert_eq!(label.score, None);
+    }
+
+    #[test]
+    fn a_bad_epd_search_score_is_named() {
+        for ce in ["x", "1.5", "", "40000", "+M3"] {
+            let message = error(&format!("{FEN4} ce {ce}; c9 \"1-0\";"));
+            assert!(message.contains(&format!("bad ce '{ce}'")), "{ce}: {message}");
+        }
+    }
+
+    #[test]
     fn results_parse_in_every_spelling_and_nothing_else() {
         for (text, v) in
             [("1-0", 1.0), ("0-1", 0.0), ("1/2-1/2", 0.5), ("1", 1.0), ("1.0", 1.0), ("1.00", 1.0)]
@@ -373,15 +452,16 @@ mod tests {
         let pos = Position::from_fen(FEN6).unwrap();
         for format in [Format::Epd, Format::Ethereal, Format::Csv] {
             for outcome in [0.0, 0.5, 1.0] {
-                let line = format_line(&pos, outcome, format);
+                let line = format_line(&pos, Label { outcome, score: None }, format);
                 let (back, o) = parse_line(&line).unwrap().unwrap();
                 assert_eq!(o, outcome, "{line}");
                 let expected = if format == Format::Epd { format!("{FEN4} 0 1") } else { FEN6.to_string() };
                 assert_eq!(back.to_fen(), expected, "{line}");
             }
         }
-        assert_eq!(format_line(&pos, 0.5, Format::Epd), format!("{FEN4} c9 \"1/2-1/2\";"));
-        assert_eq!(format_line(&pos, 1.0, Format::Ethereal), format!("{FEN6} [1.0]"));
-        assert_eq!(format_line(&pos, 0.0, Format::Csv), format!("{FEN6},0.0"));
+        let result = |outcome| Label { outcome, score: None };
+        assert_eq!(format_line(&pos, result(0.5), Format::Epd), format!("{FEN4} c9 \"1/2-1/2\";"));
+        assert_eq!(format_line(&pos, result(1.0), Format::Ethereal), format!("{FEN6} [1.0]"));
+        assert_eq!(format_line(&pos, result(0.0), Format::Csv), format!("{FEN6},0.0"));
     }
 }

@@ -11,8 +11,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use whetstone::Position;
 
-use super::formats::{parse_line, result_index};
-use super::{LoadOptions, LoadSummary, Outcome};
+use super::formats::{parse_labelled_line, result_index};
+use super::{Label, LoadOptions, LoadSummary};
 
 /// How many problems a summary lists (all are counted).
 pub const MAX_PROBLEMS: usize = 20;
@@ -25,7 +25,7 @@ const BLOCK_BYTES: usize = 4 << 20;
 pub fn load<T: Send>(
     path: &Path,
     options: &LoadOptions,
-    map: impl Fn(&Position, Outcome) -> T + Sync,
+    map: impl Fn(&Position, Label) -> T + Sync,
 ) -> Result<(Vec<T>, LoadSummary)> {
     load_blocks(path, options, map, BLOCK_BYTES)
 }
@@ -33,7 +33,7 @@ pub fn load<T: Send>(
 fn load_blocks<T: Send>(
     path: &Path,
     options: &LoadOptions,
-    map: impl Fn(&Position, Outcome) -> T + Sync,
+    map: impl Fn(&Position, Label) -> T + Sync,
     block_bytes: usize,
 ) -> Result<(Vec<T>, LoadSummary)> {
     let name = path.display().to_string();
@@ -73,7 +73,8 @@ fn load_blocks<T: Send>(
             .map(|&bytes| {
                 let text = std::str::from_utf8(bytes)
                     .map_err(|e| format!("not UTF-8 text (bad byte at column {})", e.valid_up_to() + 1))?;
-                Ok(parse_line(text)?.map(|(pos, outcome)| (result_index(outcome), map(&pos, outcome))))
+                Ok(parse_labelled_line(text)?
+                    .map(|(pos, label)| (result_index(label.outcome), map(&pos, label))))
             })
             .collect();
         for result in parsed {
@@ -229,7 +230,9 @@ pub(crate) fn progress_bar(show: bool, bytes: u64, name: &str) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dataset::formats::parse_line;
     use crate::dataset::testutil::TempDir;
+    use crate::dataset::Outcome;
 
     const EPD: &str = "r7/p5kp/6p1/R1p2pB1/2P1b2P/2P3P1/4PK2/8 w - - c9 \"1-0\";";
     const ETHEREAL: &str = "4k3/1p4p1/p1n1p2r/2BpP1p1/3P2B1/1Q4P1/PP3q1b/K2R4 b - - 0 30 [0.0]";
@@ -246,7 +249,7 @@ mod tests {
         options: &LoadOptions,
         block: usize,
     ) -> Result<(Vec<(String, Outcome)>, LoadSummary)> {
-        load_blocks(path, options, |pos, o| (pos.to_fen(), o), block)
+        load_blocks(path, options, |pos, l| (pos.to_fen(), l.outcome), block)
     }
 
     const LENIENT: LoadOptions = LoadOptions { strict: false, progress: false };

@@ -42,6 +42,15 @@ pub fn check_files(flag: &str, paths: &[std::path::PathBuf]) -> anyhow::Result<(
 /// A game result from White's point of view: 1.0 win, 0.5 draw, 0.0 loss.
 pub type Outcome = f32;
 
+/// What a labelled position says: the game's result and, where the games recorded it, the score
+/// of the search that played the move from this position (centipawns, White's view; EPD writes
+/// it as the side to move's `ce`). `tune texel --score-weight` blends the two.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Label {
+    pub outcome: Outcome,
+    pub score: Option<i32>,
+}
+
 /// How [`load`] treats broken lines and whether it shows progress.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadOptions {
@@ -101,6 +110,15 @@ pub fn load<T: Send>(
     path: &Path,
     options: &LoadOptions,
     map: impl Fn(&Position, Outcome) -> T + Sync,
+) -> anyhow::Result<(Vec<T>, LoadSummary)> {
+    load::load(path, options, |pos, label: Label| map(pos, label.outcome))
+}
+
+/// As [`load`], with each position's whole [`Label`] (its search score too, where the file has one).
+pub fn load_labelled<T: Send>(
+    path: &Path,
+    options: &LoadOptions,
+    map: impl Fn(&Position, Label) -> T + Sync,
 ) -> anyhow::Result<(Vec<T>, LoadSummary)> {
     load::load(path, options, map)
 }

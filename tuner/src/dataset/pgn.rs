@@ -11,6 +11,11 @@
 //!    leaf is dropped only when it is in check (`leaf in check`, e.g. a mate);
 //! 5. `duplicate`: a position already kept (same Zobrist key), from any game.
 //!
+//! Each kept position carries the search score of the move played from it when the game's move
+//! comment gives one, as cutechess, fastchess and `tune match` write them (`{+0.35/12 0.1s}`:
+//! pawns from the mover's view, then the depth); mate scores (`+M5`) and other comments give none.
+//! With `resolve` the score stays with the leaf that replaces the position.
+//!
 //! Games with result `*` (or none) are skipped whole, and so are games with an illegal or unreadable
 //! move, a bad FEN header or an unsupported variant (listed as problems). Games are replayed in parallel
 //! batches; each game gets a fresh [`Quiescence`], so the output does not depend on the thread count.
@@ -20,7 +25,7 @@ use std::fmt;
 use std::io::Read;
 
 use anyhow::{Context, Result};
-use pgn_reader::{BufferedReader, CastlingSide, RawHeader, San, SanPlus, Skip, Visitor};
+use pgn_reader::{BufferedReader, CastlingSide, RawComment, RawHeader, San, SanPlus, Skip, Visitor};
 use rayon::prelude::*;
 use whetstone::board::castling::castle_side;
 use whetstone::eval::{evaluate, Weights};
@@ -31,7 +36,7 @@ use whetstone::{Color, Move, PieceType, Position, Square};
 
 use super::formats::result_index;
 use super::load::MAX_PROBLEMS;
-use super::Outcome;
+use super::{Label, Outcome};
 
 /// Games replayed per parallel batch.
 const BATCH_GAMES: usize = 256;
@@ -147,6 +152,8 @@ struct Game {
     fen: Option<String>,
     variant: Option<String>,
     sans: Vec<SanPlus>,
+    /// Per move of `sans`: the search score its comment gave (centipawns, the mover's view).
+    scores: Vec<Option<i32>>,
     /// From the movetext's termination marker; `Some(None)` for `*`.
     marker: Option<Option<Outcome>>,
     header_result: Option<String>,
@@ -207,6 +214,15 @@ impl Visitor for Collector {
 
     fn san(&mut self, san_plus: SanPlus) {
         self.game.sans.push(san_plus);
+        self.game.scores.push(None);
+    }
+
+    fn comment(&mut self, comment: RawComment<'_>) {
+        // The first comment after a move is its engine's; a later one (the termination reason
+        // after the last move) must not overwrite it.
+        if let Some(slot @ None) = self.game.scores.last_mut() {
+            *slot = parse_score_comment(&String::from_utf8_lossy(comment.as_bytes()));
+        }
     }
 
     fn begin_variation(&mut self) -> Skip {
@@ -226,11 +242,29 @@ impl Visitor for Collector {
     }
 }
 
+/// A move comment's search score, `+0.35/12 0.123s` (cutechess and `tune match`) or `0.35/12`:
+/// pawns from the mover's view, a slash and the depth. Centipawns, or None for a mate score
+/// (`+M5/20`), a book move or any other comment.
+pub fn parse_score_comment(comment: &str) -> Option<i32> {
+    let first = comment.split_whitespace().next()?;
+    let (score, depth) = first.split_once('/')?;
+    depth.parse::<u32>().ok()?;
+    let digits = score.strip_prefix(['+', '-']).unwrap_or(score);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None; // a mate (`M5`) or not a score at all
+    }
+    let pawns: f64 = score.parse().ok()?;
+    let cp = (pawns * 100.0).round();
+    (cp.abs() <= 30_000.0).then_some(cp as i32)
+}
+
 /// A position that passed the per-game filters, waiting for the duplicate check.
 #[derive(Clone, Debug)]
 struct Candidate {
     fen: String,
     key: u64,
+    /// The search score of the move played from the game's position here (White's view).
+    score: Option<i32>,
 }
 
 /// One game replayed.
@@ -264,6 +298,8 @@ fn replay(
     let mut out = Vec::with_capacity(game.sans.len() + 1);
     let mut after_noisy = false;
     for ply in 0..=game.sans.len() {
+        let white_view = if pos.side_to_move() == Color::White { 1 } else { -1 };
+        let move_score = game.scores.get(ply).copied().flatten().map(|s| s * white_view);
         let reason = if ply < options.skip_plies {
             Some(Reason::Book)
         } else if pos.in_check() {
@@ -274,7 +310,9 @@ fn replay(
             None
         };
         let candidate = match reason {
-            Some(reason) => (Candidate { fen: String::new(), key: pos.key() }, Some(reason)),
+            Some(reason) => {
+                (Candidate { fen: String::new(), key: pos.key(), score: move_score }, Some(reason))
+            }
             None => {
                 // A copy without the game's history: the quiescence search must not see repetitions.
                 let fen = pos.to_fen();
@@ -283,11 +321,11 @@ fn replay(
                 if options.resolve {
                     let leaf = qs.leaf(&fresh, weights);
                     let reason = leaf.in_check().then_some(Reason::LeafInCheck);
-                    (Candidate { fen: leaf.to_fen(), key: leaf.key() }, reason)
+                    (Candidate { fen: leaf.to_fen(), key: leaf.key(), score: move_score }, reason)
                 } else {
                     let (score, _) = qs.search(&fresh, weights);
                     let reason = (score != evaluate(&fresh, weights)).then_some(Reason::NotQuiet);
-                    (Candidate { fen, key: fresh.key() }, reason)
+                    (Candidate { fen, key: fresh.key(), score: move_score }, reason)
                 }
             }
         };
@@ -360,11 +398,11 @@ pub(crate) fn find_move(pos: &Position, san: &San) -> Result<Move, String> {
     }
 }
 
-/// Reads PGN games from `reader` and calls `emit(fen, outcome)` for every kept position, in game order.
+/// Reads PGN games from `reader` and calls `emit(fen, label)` for every kept position, in game order.
 pub fn extract(
     reader: impl Read,
     options: &PgnOptions,
-    emit: impl FnMut(&str, Outcome) -> Result<()>,
+    emit: impl FnMut(&str, Label) -> Result<()>,
 ) -> Result<PgnReport> {
     extract_unseen(reader, options, &mut HashSet::new(), emit)
 }
@@ -375,7 +413,7 @@ pub fn extract_unseen(
     reader: impl Read,
     options: &PgnOptions,
     seen: &mut HashSet<u64>,
-    mut emit: impl FnMut(&str, Outcome) -> Result<()>,
+    mut emit: impl FnMut(&str, Label) -> Result<()>,
 ) -> Result<PgnReport> {
     let weights = Weights::default();
     let mut reader = BufferedReader::new(reader);
@@ -425,7 +463,7 @@ pub fn extract_unseen(
                     report.dropped[Reason::Duplicate.index()] += 1;
                     continue;
                 }
-                emit(&candidate.fen, outcome)?;
+                emit(&candidate.fen, Label { outcome, score: candidate.score })?;
                 report.kept += 1;
                 report.by_result[result_index(outcome)] += 1;
             }

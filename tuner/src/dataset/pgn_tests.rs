@@ -8,8 +8,8 @@ const FIXTURE: &str = include_str!("testdata/games.pgn");
 
 fn run(text: &str, options: PgnOptions) -> (PgnReport, Vec<(String, Outcome)>) {
     let mut kept = Vec::new();
-    let report = extract(text.as_bytes(), &options, |fen, outcome| {
-        kept.push((fen.to_string(), outcome));
+    let report = extract(text.as_bytes(), &options, |fen, label| {
+        kept.push((fen.to_string(), label.outcome));
         Ok(())
     })
     .unwrap();
@@ -326,4 +326,52 @@ fn chess960_games_castle_by_their_header() {
     let m = find_move(&pos, &SanPlus::from_ascii(b"O-O").unwrap().san).unwrap();
     pos.make_move(m);
     assert!(pos.to_fen().starts_with("nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQRKN b"), "{}", pos.to_fen());
+}
+
+#[test]
+fn move_comments_give_each_position_the_score_of_the_move_played_from_it_in_whites_view() {
+    // Scores as cutechess and `tune match` write them: pawns from the mover's view, then the depth.
+    // The position after 2...Nc6 (White to move) was searched at +0.31 by White; the one after
+    // 3. Bb5 (Black to move) at -0.20 by Black, i.e. +0.20 for White.
+    let text = r#"[Result "0-1"]
+
+1. e4 {+0.40/12 0.1s} e5 {-0.35/12 0.1s} 2. Nf3 {book} Nc6 {-0.30/11 0.1s} 3. Bb5 {+0.31/13 0.1s}
+a6 {-0.20/12 0.1s} 4. Ba4 {+M5/20 0.1s} Nf6 {1.05/9} 5. O-O {?/1 0.1s} {White resigns} 0-1
+"#;
+    let mut kept = Vec::new();
+    extract(text.as_bytes(), &PgnOptions { skip_plies: 0, resolve: false }, |fen, label| {
+        kept.push((fen.split(' ').take(2).collect::<Vec<_>>().join(" "), label.score));
+        Ok(())
+    })
+    .unwrap();
+    let score_of = |fen_start: &str| -> Option<i32> {
+        kept.iter()
+            .find(|(fen, _)| fen.starts_with(fen_start))
+            .unwrap_or_else(|| panic!("{fen_start} kept"))
+            .1
+    };
+    // Start position: 1. e4 was played at +0.40 by White.
+    assert_eq!(score_of("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"), Some(40));
+    // After 1. e4 (Black to move): 1...e5 at -0.35 for Black is +35 for White.
+    assert_eq!(score_of("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"), Some(35));
+    // 2. Nf3 came from the book: no score.
+    assert_eq!(score_of("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w"), None);
+    // After 3. Bb5 (Black): -0.20 from Black's view.
+    assert_eq!(score_of("r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b"), Some(20));
+    // 4. Ba4 was a mate score: none. 4...Nf6 at 1.05, unsigned, without a time.
+    assert_eq!(score_of("r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w"), None);
+    assert_eq!(score_of("r1bqkbnr/1ppp1ppp/p1n5/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R b"), Some(-105));
+    // `?` is no score, and the comment after it (the termination) does not stand in for one.
+    assert_eq!(score_of("r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R w"), None);
+}
+
+#[test]
+fn score_comments_parse_as_engines_write_them_and_nothing_else_does() {
+    for (comment, cp) in [("+0.35/12 0.123s", 35), ("-1.50/7", -150), ("0.00/1 0s", 0), ("+12.345/30", 1235)]
+    {
+        assert_eq!(parse_score_comment(comment), Some(cp), "{comment}");
+    }
+    for comment in ["book", "+M5/20 0.1s", "-M2/3", "?/1 0.1s", "0.35", "+0.35/x", "the knight returns", ""] {
+        assert_eq!(parse_score_comment(comment), None, "{comment}");
+    }
 }

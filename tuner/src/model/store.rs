@@ -19,6 +19,8 @@ use whetstone::eval::endgame::Verdict;
 use whetstone::eval::EvalTrace;
 use whetstone::eval::{EvalContext, Tracer};
 
+use crate::dataset::Label;
+
 /// Where each kind of entry's indices start: linear, king features against White, against Black.
 pub const REGION: [usize; 3] = [0, ELEMENTS, 2 * ELEMENTS];
 /// The number of distinct entry indices.
@@ -85,7 +87,13 @@ pub struct TraceStore {
     pub exact: Vec<i32>,
     /// Result from White's view in 254ths: 0 = loss, 127 = draw, 254 = win (soft labels between).
     pub result: Vec<u8>,
+    /// The search score of the move played from the position (centipawns, White's view), or
+    /// [`NO_SCORE`].
+    pub score: Vec<i16>,
 }
+
+/// A position without a search score.
+pub const NO_SCORE: i16 = i16::MIN;
 
 impl Default for TraceStore {
     fn default() -> TraceStore {
@@ -100,6 +108,7 @@ impl Default for TraceStore {
             scale: Vec::new(),
             exact: Vec::new(),
             result: Vec::new(),
+            score: Vec::new(),
         }
     }
 }
@@ -113,25 +122,31 @@ pub struct Compact {
     scale: [u8; 2],
     exact: i32,
     result: u8,
+    score: i16,
 }
 
 impl Compact {
     /// Compacts an engine trace with its result (1.0 / 0.5 / 0.0, White's view).
     #[cfg(test)]
     pub fn new(trace: &EvalTrace, result: f32) -> Compact {
-        Compact::from_lists(&trace.linear, &trace.king_features, &trace.context, result)
+        Compact::from_lists(
+            &trace.linear,
+            &trace.king_features,
+            &trace.context,
+            Label { outcome: result, score: None },
+        )
     }
 
-    /// Compacts a tracer's lists (see `whetstone::eval::trace_into`) with the result.
-    pub fn from_tracer(tracer: &Tracer, context: &EvalContext, result: f32) -> Compact {
-        Compact::from_lists(&tracer.linear, &tracer.king_features, context, result)
+    /// Compacts a tracer's lists (see `whetstone::eval::trace_into`) with the position's labels.
+    pub fn from_tracer(tracer: &Tracer, context: &EvalContext, label: Label) -> Compact {
+        Compact::from_lists(&tracer.linear, &tracer.king_features, context, label)
     }
 
     fn from_lists(
         linear: &[(u16, i16)],
         king_features: &[Vec<(u16, i16)>; 2],
         context: &EvalContext,
-        result: f32,
+        label: Label,
     ) -> Compact {
         let [white, black] = king_features;
         let mut keys = Vec::with_capacity(linear.len() + white.len() + black.len());
@@ -150,7 +165,8 @@ impl Compact {
             phase: context.phase as u8,
             scale,
             exact,
-            result: (result * 254.0).round().clamp(0.0, 254.0) as u8,
+            result: (label.outcome * 254.0).round().clamp(0.0, 254.0) as u8,
+            score: label.score.map_or(NO_SCORE, |s| s.clamp(-i16::MAX as i32, i16::MAX as i32) as i16),
         }
     }
 }
@@ -170,7 +186,7 @@ impl TraceStore {
             let slot = self.unused_slot(key, position);
             self.entries.push(slot as u16);
         }
-        self.push_position(c.phase, c.scale, c.exact, c.result);
+        self.push_position(c.phase, c.scale, c.exact, c.result, c.score);
     }
 
     /// A slot for `key` that `position` does not use yet, made if need be. A key a position
@@ -201,12 +217,13 @@ impl TraceStore {
     }
 
     /// Closes a position whose entries are already in place.
-    fn push_position(&mut self, phase: u8, scale: [u8; 2], exact: i32, result: u8) {
+    fn push_position(&mut self, phase: u8, scale: [u8; 2], exact: i32, result: u8, score: i16) {
         self.offsets.push(self.entries.len() as u32);
         self.phase.push(phase);
         self.scale.push(scale);
         self.exact.push(exact);
         self.result.push(result);
+        self.score.push(score);
     }
 
     pub fn from_compacts(items: &[Compact]) -> TraceStore {
@@ -231,6 +248,28 @@ impl TraceStore {
             table
         };
         SCORES[self.result[p] as usize]
+    }
+
+    /// Positions with a search score.
+    pub fn scored(&self) -> usize {
+        self.score.iter().filter(|&&s| s != NO_SCORE).count()
+    }
+
+    /// The store with each scored position's target blended from its result and its search
+    /// score: (1 - weight) · result + weight · σ(K · score), σ the objective's sigmoid at scale
+    /// `k`. A search score is a less noisy label than one game's result (the result of a won
+    /// position thrown away later counts it as lost); positions without one keep their result.
+    pub fn blended(&self, weight: f64, k: f64) -> TraceStore {
+        let mut out = self.clone();
+        let scaled = k * std::f64::consts::LN_10 / 400.0;
+        for (result, &score) in out.result.iter_mut().zip(&self.score) {
+            if score != NO_SCORE {
+                let from_score = super::batch::sigmoid_scaled(scaled, score as f64);
+                let target = (1.0 - weight) * (*result as f64 / 254.0) + weight * from_score;
+                *result = (target * 254.0).round().clamp(0.0, 254.0) as u8;
+            }
+        }
+        out
     }
 
     /// Position `p`'s entries: distinct slot numbers, each below [`TraceStore::slot_count`].
@@ -264,7 +303,8 @@ impl TraceStore {
             + self.phase.len()
             + self.scale.len() * 2
             + self.exact.len() * 4
-            + self.result.len();
+            + self.result.len()
+            + self.score.len() * 2;
         bytes as f64 / self.len().max(1) as f64
     }
 
@@ -314,7 +354,7 @@ impl TraceStore {
         };
         for p in positions {
             out.entries.extend_from_slice(self.entries(p));
-            out.push_position(self.phase[p], self.scale[p], self.exact[p], self.result[p]);
+            out.push_position(self.phase[p], self.scale[p], self.exact[p], self.result[p], self.score[p]);
         }
         out
     }
@@ -357,7 +397,7 @@ mod tests {
         for &(index, count) in keys {
             push_keys(&mut packed, index, count);
         }
-        Compact { keys: packed, phase: 12, scale: [128, 128], exact: i32::MIN, result: 127 }
+        Compact { keys: packed, phase: 12, scale: [128, 128], exact: i32::MIN, result: 127, score: NO_SCORE }
     }
 
     #[test]
@@ -413,5 +453,29 @@ mod tests {
         let mut expected = lists.clone();
         expected.sort();
         assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn blending_moves_scored_targets_toward_the_score_and_leaves_the_rest() {
+        let mut store = TraceStore::default();
+        for (outcome, score) in [(1.0, Some(0)), (0.0, Some(0)), (0.5, Some(400)), (1.0, None)] {
+            let label = Label { outcome, score };
+            let result = (outcome * 254.0).round() as u8;
+            let score = label.score.map_or(NO_SCORE, |s| s as i16);
+            store.push(&Compact { result, score, ..compact(&[(3, 1)]) });
+        }
+        assert_eq!(store.scored(), 3);
+        // At K = 1, 400 cp is a 10:1 favourite: sigma = 10/11.
+        let blended = store.blended(0.25, 1.0);
+        let targets: Vec<f64> = (0..4).map(|p| blended.result_score(p)).collect();
+        let expected = [0.75 + 0.25 * 0.5, 0.25 * 0.5, 0.75 * 0.5 + 0.25 * 10.0 / 11.0, 1.0];
+        for (t, e) in targets.iter().zip(expected) {
+            assert!((t - e).abs() <= 0.5 / 254.0, "{targets:?} against {expected:?}");
+        }
+        // Weight 0 changes nothing; weight 1 is the score alone.
+        assert_eq!(store.blended(0.0, 1.0).result, store.result);
+        assert_eq!(store.blended(1.0, 1.0).result[..2], [127, 127]);
+        // The scores survive a subset (the training split).
+        assert_eq!(store.subset([2, 3].into_iter()).score, [400, NO_SCORE]);
     }
 }

@@ -29,14 +29,15 @@ pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<Tr
     let mut compacts = Vec::new();
     for path in paths {
         let start = Instant::now();
-        let (items, summary) = dataset::load(path, &LoadOptions { strict, progress }, |pos, result| {
-            TRACER.with(|t| {
-                let tracer = &mut t.borrow_mut();
-                let context = trace_into(pos, tracer);
-                Compact::from_tracer(tracer, &context, result)
+        let (items, summary) =
+            dataset::load_labelled(path, &LoadOptions { strict, progress }, |pos, label| {
+                TRACER.with(|t| {
+                    let tracer = &mut t.borrow_mut();
+                    let context = trace_into(pos, tracer);
+                    Compact::from_tracer(tracer, &context, label)
+                })
             })
-        })
-        .with_context(|| format!("loading {}", path.display()))?;
+            .with_context(|| format!("loading {}", path.display()))?;
         let secs = start.elapsed().as_secs_f64();
         eprintln!(
             "{}: {} positions in {:.2} s ({:.0}/s); {} lines skipped",

@@ -2,7 +2,7 @@
 //! itself start from book openings plus a few random plies; every finished pair is appended to
 //! `games.pgn`, and its positions, filtered as `tune dataset convert` filters PGN games (not in
 //! check, not after a capture, quiet, deduplicated across the whole run), to `positions.epd` in
-//! the format `tune texel` reads.
+//! the format `tune texel` reads, each with the search score of the move played from it (`ce`).
 //!
 //! Resumable: `progress.txt` records, after each pair, its index and both files' lengths; a
 //! resumed run cuts the files back to the last record (a pair torn by a kill is dropped), rebuilds
@@ -224,8 +224,9 @@ impl PositionFiles {
         let text = std::fs::read_to_string(&self.positions)
             .with_context(|| format!("reading {}", self.positions.display()))?;
         for (n, line) in text.lines().enumerate() {
-            let fen = line.split(" c9 ").next().unwrap_or(line);
-            let pos = Position::from_fen(fen)
+            // The EPD's four FEN fields; the operations (`ce`, `c9`) follow.
+            let fen = line.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            let pos = Position::from_fen(&fen)
                 .with_context(|| format!("{}:{}: bad position", self.positions.display(), n + 1))?;
             seen.insert(pos.key());
         }
@@ -263,9 +264,9 @@ impl PositionWriter {
         seen: &mut HashSet<u64>,
     ) -> Result<usize> {
         let mut lines = String::new();
-        let report = extract_unseen(pgn.as_bytes(), options, seen, |fen, outcome| {
+        let report = extract_unseen(pgn.as_bytes(), options, seen, |fen, label| {
             let pos = Position::from_fen(fen).map_err(|e| anyhow::anyhow!("kept position {fen}: {e}"))?;
-            lines.push_str(&format_line(&pos, outcome, Format::Epd));
+            lines.push_str(&format_line(&pos, label, Format::Epd));
             lines.push('\n');
             Ok(())
         })?;

@@ -75,6 +75,9 @@ fn a_resumed_run_writes_what_an_uninterrupted_one_writes() {
     for line in positions.lines() {
         assert!(crate::dataset::parse_line(line).is_ok(), "{line}");
     }
+    // Each carries the search score of the move played from it (none only for a mate score).
+    let scored = positions.lines().filter(|l| l.contains(" ce ")).count();
+    assert!(scored * 10 >= positions.lines().count() * 9, "{scored} of {} scored", positions.lines().count());
 }
 
 #[test]
