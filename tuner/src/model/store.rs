@@ -92,6 +92,11 @@ pub struct TraceStore {
     pub score: Vec<i16>,
 }
 
+/// A target score (0 to 1, White's view) in the store's 254ths.
+fn result_byte(score: f64) -> u8 {
+    (score * 254.0).round().clamp(0.0, 254.0) as u8
+}
+
 /// A position without a search score.
 pub const NO_SCORE: i16 = i16::MIN;
 
@@ -165,7 +170,7 @@ impl Compact {
             phase: context.phase as u8,
             scale,
             exact,
-            result: (label.outcome * 254.0).round().clamp(0.0, 254.0) as u8,
+            result: result_byte(label.outcome as f64),
             score: label.score.map_or(NO_SCORE, |s| s.clamp(-i16::MAX as i32, i16::MAX as i32) as i16),
         }
     }
@@ -265,8 +270,7 @@ impl TraceStore {
         for (result, &score) in out.result.iter_mut().zip(&self.score) {
             if score != NO_SCORE {
                 let from_score = super::batch::sigmoid_scaled(scaled, score as f64);
-                let target = (1.0 - weight) * (*result as f64 / 254.0) + weight * from_score;
-                *result = (target * 254.0).round().clamp(0.0, 254.0) as u8;
+                *result = result_byte((1.0 - weight) * (*result as f64 / 254.0) + weight * from_score);
             }
         }
         out
