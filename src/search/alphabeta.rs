@@ -210,6 +210,9 @@ impl Searcher<'_> {
                 }
             }
 
+            // The move will be searched: start loading its table entry now.
+            self.tt.prefetch(self.pos.key_after(m));
+
             // Step 10. Extensions. Singular: when the hash move scored well at nearly this depth
             // and no other move comes close in a reduced search without it, it is the only good
             // move here: search it deeper. If another move also beats beta, cut off (multi-cut);
@@ -459,6 +462,7 @@ impl Searcher<'_> {
                     continue;
                 }
             }
+            self.tt.prefetch(self.pos.key_after(m));
             self.moved[ply + 2] = piece_to(&self.pos, m);
             self.pos.make_move(m);
             searched += 1;
@@ -512,6 +516,7 @@ impl Searcher<'_> {
             if !see_ge(&self.pos, m, probcut_beta - eval) {
                 continue;
             }
+            self.tt.prefetch(self.pos.key_after(m));
             self.moved[ply + 2] = piece_to(&self.pos, m);
             self.double_extensions[ply + 1] = self.double_extensions[ply];
             self.pos.make_move(m);
