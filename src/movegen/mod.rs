@@ -8,7 +8,7 @@ mod movelist;
 mod notation;
 pub mod perft;
 
-pub use checks::gives_check;
+pub use checks::{gives_check, CheckInfo};
 pub use generate::{generate, kind};
 pub use legality::is_legal_move;
 pub use movelist::{MoveCounter, MoveList, MoveSink, MAX_MOVES};
@@ -40,7 +40,8 @@ pub fn noisy_moves(pos: &Position, list: &mut MoveList) {
 pub fn quiet_checks(pos: &Position, list: &mut MoveList) {
     let mut quiets = MoveList::new();
     generate::<{ kind::QUIET }, _>(pos, &mut quiets);
-    for &m in quiets.iter().filter(|&&m| gives_check(pos, m)) {
+    let checks = CheckInfo::new(pos);
+    for &m in quiets.iter().filter(|&&m| checks.gives_check(pos, m)) {
         list.push(m);
     }
 }
@@ -49,7 +50,8 @@ pub fn quiet_checks(pos: &Position, list: &mut MoveList) {
 pub fn quiet_non_checks(pos: &Position, list: &mut MoveList) {
     let mut quiets = MoveList::new();
     generate::<{ kind::QUIET }, _>(pos, &mut quiets);
-    for &m in quiets.iter().filter(|&&m| !gives_check(pos, m)) {
+    let checks = CheckInfo::new(pos);
+    for &m in quiets.iter().filter(|&&m| !checks.gives_check(pos, m)) {
         list.push(m);
     }
 }

@@ -3,7 +3,7 @@
 
 use arrayvec::ArrayVec;
 
-use crate::movegen::{quiet_checks, MoveList, MAX_MOVES};
+use crate::movegen::{quiet_checks, CheckInfo, MoveList, MAX_MOVES};
 use crate::types::{Move, PieceType};
 
 use super::baked::idx;
@@ -173,12 +173,15 @@ impl Searcher<'_> {
         let mut quiets_tried: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
         let original_alpha = alpha;
+        // Made when the first move asks for it (nodes that cut off before their moves never do).
+        let mut check_info: Option<CheckInfo> = None;
         while let Some(m) = picker.next(&self.pos, self.history) {
             if m == excluded || (root && self.excluded_root_moves.contains(&m)) {
                 continue;
             }
             let quiet = !is_noisy(&self.pos, m);
-            let gives_check = crate::movegen::gives_check(&self.pos, m);
+            let gives_check =
+                check_info.get_or_insert_with(|| CheckInfo::new(&self.pos)).gives_check(&self.pos, m);
 
             // Step 9. Pruning of late moves at low depth, once a move has been searched.
             if !root && best_score > -MATE_BOUND && moves_searched > 0 {
