@@ -1,5 +1,7 @@
 //! Where generated moves go: a fixed-capacity list, or a counter for bulk-counted perft leaves.
 
+use arrayvec::ArrayVec;
+
 use crate::types::{Bitboard, Move, MoveKind, PieceType, Square};
 
 /// Receives generated moves. Generators report whole target sets where they can, so that a
@@ -63,11 +65,11 @@ impl MoveSink for MoveCounter {
 /// The most legal moves any chess position has is 218; 256 leaves room.
 pub const MAX_MOVES: usize = 256;
 
-/// A list of moves on the stack.
+/// A list of moves on the stack, its storage left uninitialised until pushed (the search makes
+/// several lists per node, and zeroing 512 bytes each showed in profiles).
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
+    moves: ArrayVec<Move, MAX_MOVES>,
 }
 
 impl Default for MoveList {
@@ -79,33 +81,33 @@ impl Default for MoveList {
 impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
+        MoveList { moves: ArrayVec::new() }
     }
 
     /// Empties the list (without rewriting its storage).
     #[inline(always)]
     pub fn clear(&mut self) {
-        self.len = 0;
+        self.moves.clear();
     }
 
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.len
+        self.moves.len()
     }
 
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.moves.is_empty()
     }
 
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
 
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        &mut self.moves
     }
 
     #[inline(always)]
@@ -119,14 +121,7 @@ impl MoveList {
 
     /// Keeps only the moves for which `keep` is true, preserving order.
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut kept = 0;
-        for i in 0..self.len {
-            if keep(self.moves[i]) {
-                self.moves[kept] = self.moves[i];
-                kept += 1;
-            }
-        }
-        self.len = kept;
+        self.moves.retain(|m| keep(*m));
     }
 
     /// Number of moves of each kind, for tests and diagnostics.
@@ -138,8 +133,7 @@ impl MoveList {
 impl MoveSink for MoveList {
     #[inline(always)]
     fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
-        self.len += 1;
+        self.moves.push(m);
     }
 }
 

@@ -30,7 +30,8 @@ pub struct MovePicker {
     /// Quiescence search: losing captures are pruned rather than tried last.
     prune_bad_captures: bool,
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// The score of each move of `moves`, same order (uninitialised beyond them, like the list).
+    scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
     /// Losing captures, tried last (main search) or dropped (quiescence). On the stack: a heap
     /// list here cost an allocation in every node with a losing capture.
@@ -61,7 +62,7 @@ impl MovePicker {
             skip_quiets: false,
             prune_bad_captures: false,
             moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            scores: ArrayVec::new(),
             next: 0,
             bad: ArrayVec::new(),
             killers,
@@ -98,9 +99,9 @@ impl MovePicker {
                 Stage::GenerateNoisy => {
                     self.moves.clear();
                     generate::<{ kind::NOISY }, _>(pos, &mut self.moves);
-                    for (i, &m) in self.moves.iter().enumerate() {
-                        self.scores[i] = mvv_lva(pos, m) + history.capture_score(pos, m);
-                    }
+                    self.scores.clear();
+                    self.scores
+                        .extend(self.moves.iter().map(|&m| mvv_lva(pos, m) + history.capture_score(pos, m)));
                     self.next = 0;
                     self.stage = Stage::GoodNoisy;
                 }
@@ -121,8 +122,9 @@ impl MovePicker {
                 Stage::GenerateQuiet => {
                     self.moves.clear();
                     generate::<{ kind::QUIET }, _>(pos, &mut self.moves);
-                    for (i, &m) in self.moves.iter().enumerate() {
-                        self.scores[i] = if m == self.killers[0] {
+                    self.scores.clear();
+                    for &m in self.moves.iter() {
+                        self.scores.push(if m == self.killers[0] {
                             KILLER_1
                         } else if m == self.killers[1] {
                             KILLER_2
@@ -130,7 +132,7 @@ impl MovePicker {
                             COUNTER
                         } else {
                             history.quiet_score(pos, m, self.conts)
-                        };
+                        });
                     }
                     self.next = 0;
                     self.stage = Stage::Quiet;
