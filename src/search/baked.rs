@@ -35,8 +35,10 @@ pub mod idx {
     pub const PROBCUT_MARGIN: usize = 27;
     pub const CORR_MINOR: usize = 28;
     pub const CORR_CONTINUATION: usize = 29;
+    pub const ASPIRATION_FAIL_HIGH_REDUCE: usize = 30;
+    pub const NMP_TT_GUARD: usize = 31;
     /// Number of elements in all.
-    pub const COUNT: usize = 30;
+    pub const COUNT: usize = 32;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -219,6 +221,18 @@ pub const CORR_CONTINUATION: [i32; 1] = [
     0,
 ];
 
+/// Aspiration windows: after a fail high, re-search this many plies shallower (each fail high again, down to depth 1; a fail low goes back to full depth), as Ethereal and Stockfish do (0: off).
+#[rustfmt::skip]
+pub const ASPIRATION_FAIL_HIGH_REDUCE: [i32; 1] = [
+    0,
+];
+
+/// Null-move pruning is skipped when the table's entry for the position is an upper bound below beta (an earlier search of it failed low there), as in Ethereal (1: on; 0: off).
+#[rustfmt::skip]
+pub const NMP_TT_GUARD: [i32; 1] = [
+    0,
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -254,6 +268,8 @@ pub fn param_set() -> ParamSet {
             term("probcut.margin", "ProbCut: in non-PV nodes at depth >= 5, a good capture whose quiescence and 4-ply-shallower searches both beat beta by this margin cuts off (cp; 0: off).", Shape::Scalar, false, true, 0, 1000, &PROBCUT_MARGIN, &[]),
             term("corr.minor", "Correction history: weight (percent) of the corrections learned per placement of both sides' knights and bishops (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_MINOR, &[]),
             term("corr.continuation", "Correction history: weight (percent) of the corrections learned per pair of moves that led to the position (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_CONTINUATION, &[]),
+            term("aspiration.fail_high_reduce", "Aspiration windows: after a fail high, re-search this many plies shallower (each fail high again, down to depth 1; a fail low goes back to full depth), as Ethereal and Stockfish do (0: off).", Shape::Scalar, false, true, 0, 3, &ASPIRATION_FAIL_HIGH_REDUCE, &[]),
+            term("nmp.tt_guard", "Null-move pruning is skipped when the table's entry for the position is an upper bound below beta (an earlier search of it failed low there), as in Ethereal (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &NMP_TT_GUARD, &[]),
         ],
     }
 }

@@ -253,8 +253,11 @@ impl<'a> Searcher<'a> {
         } else {
             (-INFINITY, INFINITY)
         };
+        // After a fail high the root move is probably good enough: re-searching it shallower
+        // (`aspiration.fail_high_reduce`) confirms it sooner; a fail low restores the depth.
+        let mut search_depth = depth;
         loop {
-            let score = self.search(alpha, beta, depth, 0, false);
+            let score = self.search(alpha, beta, search_depth, 0, false);
             if self.stopped {
                 return (score, self.root_pv());
             }
@@ -264,11 +267,15 @@ impl<'a> Searcher<'a> {
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
+                search_depth = depth;
             } else if score >= beta {
                 if self.is_main && self.timer.elapsed() > Duration::from_secs(3) {
                     report(&self.report(depth, multipv, beta, ScoreBound::Lower, self.root_pv()));
                 }
                 beta = (score + delta).min(INFINITY);
+                if score.abs() < MATE_BOUND {
+                    search_depth = (search_depth - self.params[idx::ASPIRATION_FAIL_HIGH_REDUCE]).max(1);
+                }
             } else {
                 return (score, self.root_pv());
             }

@@ -67,9 +67,13 @@ fn features_that_ship_off_change_the_search_and_keep_the_tactics() {
     let middlegame = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8";
     let nodes = |params: &SearchParams| search_with(middlegame, Limits::depth(10), params).0.nodes;
     let shipped = nodes(&SearchParams::default());
-    for (at, value) in
-        [(idx::PROBCUT_MARGIN, 200), (idx::RAZOR_MARGIN, 300), (idx::SINGULAR_DOUBLE_MARGIN, 20)]
-    {
+    for (at, value) in [
+        (idx::PROBCUT_MARGIN, 200),
+        (idx::RAZOR_MARGIN, 300),
+        (idx::SINGULAR_DOUBLE_MARGIN, 20),
+        (idx::ASPIRATION_FAIL_HIGH_REDUCE, 1),
+        (idx::NMP_TT_GUARD, 1),
+    ] {
         assert_eq!(SearchParams::default()[at], 0, "constant {at} ships off");
         let mut values = SearchParamSet::baked().values();
         values[at] = value;
