@@ -255,6 +255,7 @@ mod tests {
         assert_eq!(pos.to_fen(), "Qn3rk1/8/8/8/8/8/8/R3K2R w KQ - 1 11");
         assert_eq!(legal_moves(&pos).len(), 35); // python-chess agrees
     }
+
     #[test]
     fn key_after_predicts_the_key_of_ordinary_moves() {
         use crate::types::MoveKind;

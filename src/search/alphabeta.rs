@@ -118,10 +118,10 @@ impl Searcher<'_> {
             // Not with pawns only (zugzwang), nor twice in a row, nor (`nmp.tt_guard`) when
             // the table says a search of this position already failed low below beta.
             let tt_says_below =
-                entry.is_some_and(|e| e.bound == Bound::Upper && score_from_tt(e.score, ply) < beta);
+                || entry.is_some_and(|e| e.bound == Bound::Upper && score_from_tt(e.score, ply) < beta);
             if depth >= 3
                 && eval >= beta
-                && !(p[idx::NMP_TT_GUARD] > 0 && tt_says_below)
+                && !(p[idx::NMP_TT_GUARD] > 0 && tt_says_below())
                 && !self.pos.state().last_move.is_null()
                 && self.has_non_pawn_material()
                 && beta > -MATE_BOUND
