@@ -92,10 +92,17 @@ impl Searcher<'_> {
                 None => self.static_eval(),
             }
         };
-        let eval = if in_check { -INFINITY } else { self.corrected(raw_eval, ply) };
-        self.eval_stack[ply] = eval;
-        let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
+        let static_eval = if in_check { -INFINITY } else { self.corrected(raw_eval, ply) };
+        self.eval_stack[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
         let p = self.params;
+        // What the pruning below compares with beta and alpha: the table's score when its bound
+        // says the position is worth more (or less) than the static evaluation (`tt.eval_from_score`).
+        let eval = if in_check || p[idx::TT_EVAL_FROM_SCORE] == 0 {
+            static_eval
+        } else {
+            entry.map_or(static_eval, |e| tt_bounded_eval(static_eval, e.bound, score_from_tt(e.score, ply)))
+        };
 
         if !in_check && !pv_node && excluded.is_null() {
             // Step 5a. Razoring: far below alpha near the horizon, only a capture can help; if
@@ -201,6 +208,14 @@ impl Searcher<'_> {
                         && eval + p[idx::FUTILITY_BASE] + p[idx::FUTILITY_PER_DEPTH] * depth <= alpha
                     {
                         picker.skip_quiets();
+                        continue;
+                    }
+                    // History pruning: quiet moves that kept failing after these predecessors.
+                    if p[idx::HISTORY_PRUNE_MARGIN] > 0
+                        && depth <= 3
+                        && self.history.quiet_score(&self.pos, m, conts)
+                            < -p[idx::HISTORY_PRUNE_MARGIN] * depth
+                    {
                         continue;
                     }
                     // SEE pruning of quiet moves that hang material.
@@ -367,11 +382,11 @@ impl Searcher<'_> {
             if !in_check
                 && best_is_quiet
                 && best_score.abs() < MATE_BOUND
-                && !(bound == Bound::Lower && best_score <= eval)
-                && !(bound == Bound::Upper && best_score >= eval)
+                && !(bound == Bound::Lower && best_score <= static_eval)
+                && !(bound == Bound::Upper && best_score >= static_eval)
             {
                 let (last, weights) = (self.last_moves(ply), self.correction_weights());
-                self.history.correction.update(&self.pos, last, weights, depth, best_score - eval);
+                self.history.correction.update(&self.pos, last, weights, depth, best_score - static_eval);
             }
         }
         best_score
@@ -416,6 +431,12 @@ impl Searcher<'_> {
             }
         };
         let stand_pat = if in_check { -INFINITY } else { self.corrected(raw_eval, ply) };
+        let stand_pat = match entry {
+            Some(e) if !in_check && self.params[idx::TT_EVAL_FROM_SCORE] != 0 => {
+                tt_bounded_eval(stand_pat, e.bound, score_from_tt(e.score, ply))
+            }
+            _ => stand_pat,
+        };
         if stand_pat >= beta {
             if entry.is_none() {
                 // Keep the evaluation: the next visit skips it.
@@ -582,6 +603,22 @@ impl Searcher<'_> {
     }
 }
 
+/// The static evaluation, or the table's score where its bound says the position is worth more
+/// (a lower bound above it) or less (an upper bound below it); never a mate score.
+fn tt_bounded_eval(static_eval: i32, bound: Bound, tt_score: i32) -> i32 {
+    let beyond = match bound {
+        Bound::Exact => true,
+        Bound::Lower => tt_score > static_eval,
+        Bound::Upper => tt_score < static_eval,
+        Bound::None => false,
+    };
+    if beyond && tt_score.abs() < MATE_BOUND {
+        tt_score
+    } else {
+        static_eval
+    }
+}
+
 /// Mate scores are stored relative to the node, not the root, so they stay right elsewhere.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
@@ -600,5 +637,21 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_score_replaces_the_evaluation_only_beyond_it_by_its_bound() {
+        assert_eq!(tt_bounded_eval(10, Bound::Lower, 50), 50);
+        assert_eq!(tt_bounded_eval(10, Bound::Lower, -50), 10);
+        assert_eq!(tt_bounded_eval(10, Bound::Upper, -50), -50);
+        assert_eq!(tt_bounded_eval(10, Bound::Upper, 50), 10);
+        assert_eq!(tt_bounded_eval(10, Bound::Exact, -3), -3);
+        assert_eq!(tt_bounded_eval(10, Bound::None, 99), 10);
+        assert_eq!(tt_bounded_eval(10, Bound::Lower, MATE - 5), 10, "never a mate score");
     }
 }

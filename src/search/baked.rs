@@ -37,8 +37,10 @@ pub mod idx {
     pub const CORR_CONTINUATION: usize = 29;
     pub const ASPIRATION_FAIL_HIGH_REDUCE: usize = 30;
     pub const NMP_TT_GUARD: usize = 31;
+    pub const TT_EVAL_FROM_SCORE: usize = 32;
+    pub const HISTORY_PRUNE_MARGIN: usize = 33;
     /// Number of elements in all.
-    pub const COUNT: usize = 32;
+    pub const COUNT: usize = 34;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -233,6 +235,18 @@ pub const NMP_TT_GUARD: [i32; 1] = [
     0,
 ];
 
+/// The pruning decisions (razoring, reverse futility, null move, ProbCut, futility) and quiescence's stand-pat use the table's score in place of the static evaluation when its bound says the true score lies beyond it, as Stockfish and Ethereal do (1: on; 0: off).
+#[rustfmt::skip]
+pub const TT_EVAL_FROM_SCORE: [i32; 1] = [
+    0,
+];
+
+/// History pruning: at depth <= 3, once a move has been searched, a quiet non-checking move whose history (butterfly plus both continuations) is below minus this times depth is skipped (0: off).
+#[rustfmt::skip]
+pub const HISTORY_PRUNE_MARGIN: [i32; 1] = [
+    0,
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -270,6 +284,8 @@ pub fn param_set() -> ParamSet {
             term("corr.continuation", "Correction history: weight (percent) of the corrections learned per pair of moves that led to the position (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_CONTINUATION, &[]),
             term("aspiration.fail_high_reduce", "Aspiration windows: after a fail high, re-search this many plies shallower (each fail high again, down to depth 1; a fail low goes back to full depth), as Ethereal and Stockfish do (0: off).", Shape::Scalar, false, true, 0, 3, &ASPIRATION_FAIL_HIGH_REDUCE, &[]),
             term("nmp.tt_guard", "Null-move pruning is skipped when the table's entry for the position is an upper bound below beta (an earlier search of it failed low there), as in Ethereal (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &NMP_TT_GUARD, &[]),
+            term("tt.eval_from_score", "The pruning decisions (razoring, reverse futility, null move, ProbCut, futility) and quiescence's stand-pat use the table's score in place of the static evaluation when its bound says the true score lies beyond it, as Stockfish and Ethereal do (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &TT_EVAL_FROM_SCORE, &[]),
+            term("history.prune_margin", "History pruning: at depth <= 3, once a move has been searched, a quiet non-checking move whose history (butterfly plus both continuations) is below minus this times depth is skipped (0: off).", Shape::Scalar, false, true, 0, 8000, &HISTORY_PRUNE_MARGIN, &[]),
         ],
     }
 }
