@@ -199,6 +199,10 @@ mod tests {
             })
             .collect();
         assert_eq!(xboard, ["fairymax", "phalanx"]);
+        // Issue 29's soak opponents.
+        let soak =
+            load_opponents(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/soak.toml")).unwrap();
+        assert_eq!(soak.len(), 4);
         let error = |text: &str| format!("{:#}", load(text).err().expect("an error"));
         let cecp = error("[[engine]]\nname = \"old\"\ncommand = \"a\"\nprotocol = \"cecp\"\n");
         assert!(
