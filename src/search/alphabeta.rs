@@ -11,7 +11,7 @@ use super::correction::{CorrectionWeights, LastMoves};
 use super::history::{piece_to, MAX_PLY, NO_PIECE_TO};
 use super::movepick::{is_noisy, MovePicker};
 use super::see::{see_ge, SEE_VALUE};
-use super::tt::Bound;
+use super::tt::{Bound, TtEntry};
 use super::{Searcher, INFINITY, MATE, MATE_BOUND};
 
 /// Double singular extensions allowed on one line from the root (they could otherwise make a
@@ -98,11 +98,7 @@ impl Searcher<'_> {
         let p = self.params;
         // What the pruning below compares with beta and alpha: the table's score when its bound
         // says the position is worth more (or less) than the static evaluation (`tt.eval_from_score`).
-        let eval = if in_check || p[idx::TT_EVAL_FROM_SCORE] == 0 {
-            static_eval
-        } else {
-            entry.map_or(static_eval, |e| tt_bounded_eval(static_eval, e.bound, score_from_tt(e.score, ply)))
-        };
+        let eval = if in_check { static_eval } else { self.with_table_score(static_eval, entry, ply) };
 
         if !in_check && !pv_node && excluded.is_null() {
             // Step 5a. Razoring: far below alpha near the horizon, only a capture can help; if
@@ -430,12 +426,10 @@ impl Searcher<'_> {
                 None => self.static_eval(),
             }
         };
-        let stand_pat = if in_check { -INFINITY } else { self.corrected(raw_eval, ply) };
-        let stand_pat = match entry {
-            Some(e) if !in_check && self.params[idx::TT_EVAL_FROM_SCORE] != 0 => {
-                tt_bounded_eval(stand_pat, e.bound, score_from_tt(e.score, ply))
-            }
-            _ => stand_pat,
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            self.with_table_score(self.corrected(raw_eval, ply), entry, ply)
         };
         if stand_pat >= beta {
             if entry.is_none() {
@@ -569,6 +563,17 @@ impl Searcher<'_> {
         let weights = self.correction_weights();
         let correction = self.history.correction.value(&self.pos, self.last_moves(ply), weights);
         (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The evaluation the pruning compares with alpha and beta: `eval`, or with `tt.eval_from_score`
+    /// on, the table's score where its bound says the position is worth more or less than that.
+    fn with_table_score(&self, eval: i32, entry: Option<TtEntry>, ply: usize) -> i32 {
+        match entry {
+            Some(e) if self.params[idx::TT_EVAL_FROM_SCORE] != 0 => {
+                tt_bounded_eval(eval, e.bound, score_from_tt(e.score, ply))
+            }
+            _ => eval,
+        }
     }
 
     fn correction_weights(&self) -> CorrectionWeights {
