@@ -11,8 +11,11 @@ use crate::dataset::pgn::{extract, PgnOptions, PgnReport};
 use crate::dataset::split::{same_file, split, SplitReport};
 use crate::dataset::stats::stats;
 use crate::dataset::{load_labelled, LoadOptions, LoadSummary};
+use crate::play::args::uci_engine_spec;
+use crate::play::rescore::{rescore, RescoreOptions};
+use crate::play::uci_engine::GoLimit;
 
-/// Dataset statistics, conversion and splitting.
+/// Dataset statistics, conversion, splitting and scoring by an engine.
 ///
 /// A dataset is a text file of labelled positions, one per line, in any of these formats (detected per
 /// line): EPD `<FEN> c9 "1-0";`, Ethereal `<FEN> [1.0]` (or `[1-0]`), `<FEN> | 1-0` and CSV `<FEN>,1-0`.
@@ -88,6 +91,44 @@ pub enum DatasetCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Score every position with a UCI engine's search, for `tune texel --score-weight`.
+    ///
+    /// Each position is searched to --depth or --nodes by the engine (our own binary at a deeper
+    /// search than the games that made the positions, or any other UCI engine) and written to the
+    /// output as EPD with the score as `ce` (centipawns, side to move's view) beside its result; a
+    /// mate score or a failed search leaves the position without a score. The output keeps the
+    /// input's order; run the same command again after a kill or Ctrl-C and it continues after the
+    /// last position written.
+    Rescore {
+        /// The dataset to score, in any accepted line format.
+        input: PathBuf,
+        /// Output EPD file (continued if it holds the start of an earlier run of the same input).
+        output: PathBuf,
+        /// The UCI engine binary that searches.
+        #[arg(long)]
+        engine: PathBuf,
+        /// UCI options for --engine, `Name=Value` (repeatable; as fastchess's `option.`).
+        #[arg(long, value_name = "NAME=VALUE")]
+        engine_option: Vec<String>,
+        /// Search depth per position.
+        #[arg(long, value_name = "N", conflicts_with = "nodes", required_unless_present = "nodes")]
+        depth: Option<u32>,
+        /// Nodes per position.
+        #[arg(long, value_name = "N")]
+        nodes: Option<u64>,
+        /// Hash size in MB for each engine process.
+        #[arg(long, value_name = "MB", default_value_t = 16)]
+        hash: usize,
+        /// Engine processes searching at once [default: the number of cores].
+        #[arg(long, value_name = "N")]
+        concurrency: Option<usize>,
+        /// Seconds one search may take before it is stopped (the position then keeps no score).
+        #[arg(long, value_name = "S", default_value_t = 60)]
+        timeout: u64,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
 }
 
 /// Runs a `tune dataset` subcommand, printing its report on stdout.
@@ -124,6 +165,48 @@ pub fn run(command: &DatasetCommand) -> Result<()> {
                 valid.display(),
                 100.0 * v as f64 / (t + v).max(1) as f64,
             );
+        }
+        DatasetCommand::Rescore {
+            input,
+            output,
+            engine,
+            engine_option,
+            depth,
+            nodes,
+            hash,
+            concurrency,
+            timeout,
+            quiet,
+        } => {
+            if same_file(input, output) {
+                bail!("the output {} is the input; write to another file", output.display());
+            }
+            let limit = match (depth, nodes) {
+                (Some(d), _) => GoLimit::Depth(*d),
+                (None, Some(n)) => GoLimit::Nodes(*n),
+                (None, None) => bail!("give --depth or --nodes"),
+            };
+            let options = RescoreOptions {
+                spec: uci_engine_spec(engine, Some(*hash), engine_option)?,
+                limit,
+                workers: concurrency
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                timeout: std::time::Duration::from_secs((*timeout).max(1)),
+                progress: !quiet,
+            };
+            let report = rescore(input, output, &options, &crate::run::interrupt_flag())?;
+            println!("{}: {}", input.display(), report.input);
+            println!(
+                "{}: {} positions from an earlier run, {} scored now, {} mate scores and {} failed searches without a score",
+                output.display(),
+                report.resumed,
+                report.scored,
+                report.mates,
+                report.failed
+            );
+            if report.interrupted {
+                println!("interrupted: run the same command again to continue");
+            }
         }
     }
     Ok(())

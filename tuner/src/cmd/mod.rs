@@ -56,7 +56,8 @@ pub enum Command {
     Gauntlet(gauntlet::GauntletArgs),
     /// Labelled positions from self-play, resumable: games.pgn and positions.epd for `tune texel`.
     Datagen(datagen::DatagenArgs),
-    /// Labelled-position datasets: statistics, format conversion (and PGN games to positions), splits.
+    /// Labelled-position datasets: statistics, format conversion (and PGN games to positions), splits,
+    /// search scores from any UCI engine.
     #[command(subcommand)]
     Dataset(dataset::DatasetCommand),
     /// A report of a params file (and of a tuning run with --log): an offline index.html with PNG

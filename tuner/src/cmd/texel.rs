@@ -34,6 +34,17 @@ pub enum Optimizer {
     Local,
 }
 
+/// Which sigmoid scale turns search scores into targets (`--score-k`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreK {
+    /// The evaluation's K, fitted on the results.
+    #[default]
+    Eval,
+    /// Fitted on the search scores against the results.
+    Fit,
+}
+
 /// Options of `tune texel`.
 #[derive(clap::Args, Debug, Clone, Serialize, Deserialize)]
 pub struct TexelArgs {
@@ -56,12 +67,20 @@ pub struct TexelArgs {
     #[arg(long, default_value_t = 0.1)]
     pub valid_fraction: f64,
     /// Train on targets blended from each position's game result and its search score (EPD `ce`,
-    /// written by `tune datagen` and `tune dataset convert` from the games' move comments):
+    /// written by `tune datagen` and `tune dataset convert` from the games' move comments, or by
+    /// `tune dataset rescore` from any engine's search):
     /// (1 - W) · result + W · σ(K · score), K fitted on the results first. 0 is results alone;
     /// positions without a score keep their result. The validation loss stays against the
     /// results, so runs with different W compare.
     #[arg(long, default_value_t = 0.0, value_name = "W", value_parser = parse_weight)]
     pub score_weight: f64,
+    /// The K that turns the search scores into targets: `eval`, the evaluation's K (fitted on
+    /// the results), right for our own engine's scores; `fit`, fitted on the scores themselves
+    /// against the results, for scores in another engine's centipawns (`tune dataset rescore
+    /// --engine` of another engine).
+    #[arg(long, value_enum, default_value_t = ScoreK::Eval, value_name = "K")]
+    #[serde(default)]
+    pub score_k: ScoreK,
     /// Tune only the terms matching these globs (`pst.*`, `mobility.knight`); default: all tunable.
     #[arg(long, num_args = 1..)]
     pub only: Vec<String>,
@@ -275,13 +294,19 @@ fn training_set(args: &TexelArgs, data: &Data, k: f64) -> Result<Option<TraceSto
             args.score_weight
         );
     }
+    let score_k = match args.score_k {
+        ScoreK::Eval => k,
+        // Some position has a score (checked above), so the fit has data.
+        ScoreK::Fit => data.train.fit_score_k().unwrap_or(k),
+    };
     eprintln!(
-        "targets: {:.0}% result, {:.0}% search score for the {scored} of {} training positions that have one",
+        "targets: {:.0}% result, {:.0}% search score (K {score_k:.3}; the evaluation's {k:.3}) for the {scored} \
+         of {} training positions that have one",
         100.0 * (1.0 - args.score_weight),
         100.0 * args.score_weight,
         data.train.len()
     );
-    Ok(Some(data.train.blended(args.score_weight, k)))
+    Ok(Some(data.train.blended(args.score_weight, score_k)))
 }
 
 /// Runs (or resumes) the epochs; writes logs and checkpoints as it goes.
@@ -513,6 +538,7 @@ mod tests {
             valid: vec![],
             valid_fraction: 0.2,
             score_weight: 0.0,
+            score_k: ScoreK::Eval,
             only: vec![],
             optimizer: Optimizer::Adam,
             epochs,

@@ -260,6 +260,37 @@ impl TraceStore {
         self.score.iter().filter(|&&s| s != NO_SCORE).count()
     }
 
+    /// The sigmoid scale K at which the search scores best predict the results: the K
+    /// minimising the mean squared error of σ(K · score) against the scored positions' results
+    /// (golden-section search, as [`super::objective::Model::fit_k`] for the evaluation). Scores
+    /// of another engine come in its own centipawns, whose scale need not be the evaluation's.
+    /// None without a scored position.
+    pub fn fit_score_k(&self) -> Option<f64> {
+        let pairs: Vec<(f64, f64)> = (0..self.result.len())
+            .filter(|&p| self.score[p] != NO_SCORE)
+            .map(|p| (self.score[p] as f64, self.result_score(p)))
+            .collect();
+        if pairs.is_empty() {
+            return None;
+        }
+        let loss = |k: f64| {
+            let scaled = k * std::f64::consts::LN_10 / 400.0;
+            pairs.iter().map(|&(s, r)| (r - super::batch::sigmoid_scaled(scaled, s)).powi(2)).sum::<f64>()
+        };
+        let (mut lo, mut hi) = (0.01f64, 10.0f64);
+        let phi = (5f64.sqrt() - 1.0) / 2.0;
+        for _ in 0..60 {
+            let c = hi - phi * (hi - lo);
+            let d = lo + phi * (hi - lo);
+            if loss(c) < loss(d) {
+                hi = d;
+            } else {
+                lo = c;
+            }
+        }
+        Some((lo + hi) / 2.0)
+    }
+
     /// The store with each scored position's target blended from its result and its search
     /// score: (1 - weight) · result + weight · σ(K · score), σ the objective's sigmoid at scale
     /// `k`. A search score is a less noisy label than one game's result (the result of a won

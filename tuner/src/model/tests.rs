@@ -378,3 +378,27 @@ fn mini_batch_gradients_add_up_to_the_full_batch() {
     let reordered = Model { layout: &layout, store: &shuffled };
     assert!(close(loss, reordered.loss(&w, 1.0)));
 }
+
+#[test]
+fn the_score_scale_is_fitted_on_the_scores_against_the_results() {
+    // Results drawn from σ(K · score) at a known K: the fit finds that K (the sampling noise
+    // of 4,000 results allows a few percent), whatever the evaluation says.
+    let mut rng = Rng(7);
+    let positions = random_positions(4000, 11);
+    let scores: Vec<f64> = (0..positions.len()).map(|_| (rng.unit() - 0.5) * 1200.0).collect();
+    let k_true = 0.6;
+    let scale = k_true * std::f64::consts::LN_10 / 400.0;
+    let results: Vec<f32> = scores
+        .iter()
+        .map(|&s| if rng.unit() < 1.0 / (1.0 + (-scale * s).exp()) { 1.0 } else { 0.0 })
+        .collect();
+    let mut store = store_of(&positions, &results);
+    assert_eq!(store.fit_score_k(), None, "no scores, no fit");
+    store.score = scores.iter().map(|&s| s.round() as i16).collect();
+    let k = store.fit_score_k().expect("scored positions");
+    assert!((k - k_true).abs() < 0.06, "fitted {k}, drawn at {k_true}");
+    // Scores in another engine's units (here twice ours) fit at half the K.
+    store.score = scores.iter().map(|&s| (2.0 * s).round() as i16).collect();
+    let half = store.fit_score_k().expect("scored positions");
+    assert!((half - k / 2.0).abs() < 0.01, "{half} against {k} / 2");
+}

@@ -212,33 +212,31 @@ impl PlayArgs {
                 path.display()
             );
         }
-        if !path.is_file() {
-            bail!("{}: no such params file or engine binary", path.display());
-        }
-        let name =
-            path.file_name().map_or_else(|| "engine".to_string(), |n| n.to_string_lossy().into_owned());
-        let mut options = self.hash.map(|mb| vec![("Hash".to_string(), mb.to_string())]).unwrap_or_default();
-        for option in uci_options {
-            let Some((name, value)) = option.split_once('=') else {
-                bail!("UCI option `{option}`: expected Name=Value (e.g. Threads=1)");
-            };
-            let name = name.trim();
-            if name.is_empty() {
-                bail!("UCI option `{option}`: the name is empty");
-            }
-            options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-            options.push((name.to_string(), value.trim().to_string()));
-        }
-        let command = path.canonicalize().with_context(|| format!("resolving {}", path.display()))?;
-        Ok(Contestant::External(EngineSpec {
-            name,
-            command,
-            args: Vec::new(),
-            options,
-            working_dir: None,
-            protocol: Protocol::Uci,
-        }))
+        uci_engine_spec(path, self.hash, uci_options).map(Contestant::External)
     }
+}
+
+/// An engine binary driven over UCI, with the hash size (if given) and `uci_options`
+/// (`Name=Value`, as fastchess's `option.Name=Value`) to set after `uciok`.
+pub fn uci_engine_spec(path: &Path, hash: Option<usize>, uci_options: &[String]) -> Result<EngineSpec> {
+    if !path.is_file() {
+        bail!("{}: no such params file or engine binary", path.display());
+    }
+    let name = path.file_name().map_or_else(|| "engine".to_string(), |n| n.to_string_lossy().into_owned());
+    let mut options = hash.map(|mb| vec![("Hash".to_string(), mb.to_string())]).unwrap_or_default();
+    for option in uci_options {
+        let Some((name, value)) = option.split_once('=') else {
+            bail!("UCI option `{option}`: expected Name=Value (e.g. Threads=1)");
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            bail!("UCI option `{option}`: the name is empty");
+        }
+        options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        options.push((name.to_string(), value.trim().to_string()));
+    }
+    let command = path.canonicalize().with_context(|| format!("resolving {}", path.display()))?;
+    Ok(EngineSpec { name, command, args: Vec::new(), options, working_dir: None, protocol: Protocol::Uci })
 }
 
 /// Two contestants with the same name get `-1`/`-2` suffixes so the PGN and tables tell them apart.

@@ -14,7 +14,8 @@
 //!   pentanomial, SPRT), `tally.rs` (a run's results), `output.rs` (a run's games.pgn);
 //! - runs: `match_run.rs` (a resumable match, over `journal.rs`, its record of finished pairs, and
 //!   `identity.rs`, the options a resumed run must share), `datagen.rs` (resumable self-play
-//!   positions), `opponents.rs` (a gauntlet's opponents file and table);
+//!   positions), `opponents.rs` (a gauntlet's opponents file and table), `rescore.rs` (an
+//!   engine's search scores for a dataset's positions, resumable);
 //! - the options every game-playing command shares, and the engine under test, in `args.rs`.
 
 pub mod args;
@@ -33,6 +34,7 @@ pub mod outcome;
 pub mod output;
 pub mod pgn_out;
 pub mod player;
+pub mod rescore;
 pub mod runner;
 pub mod stats;
 pub mod tally;
