@@ -12,7 +12,7 @@ use crate::dataset::split::{same_file, split, SplitReport};
 use crate::dataset::stats::stats;
 use crate::dataset::{load_labelled, LoadOptions, LoadSummary};
 use crate::play::args::uci_engine_spec;
-use crate::play::rescore::{rescore, RescoreOptions};
+use crate::play::rescore::{rescore, RescoreOptions, SEARCHES_PER_PROCESS};
 use crate::play::uci_engine::GoLimit;
 
 /// Dataset statistics, conversion, splitting and scoring by an engine.
@@ -193,6 +193,7 @@ pub fn run(command: &DatasetCommand) -> Result<()> {
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 timeout: std::time::Duration::from_secs((*timeout).max(1)),
                 progress: !quiet,
+                restart_after: SEARCHES_PER_PROCESS,
             };
             let report = rescore(input, output, &options, &crate::run::interrupt_flag())?;
             println!("{}: {}", input.display(), report.input);

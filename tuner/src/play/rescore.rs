@@ -28,6 +28,13 @@ use crate::run::progress_bar;
 /// Positions each worker searches per batch: a batch is what a kill can lose.
 const PER_WORKER: usize = 256;
 
+/// Searches an engine process makes before it is replaced by a fresh one (the default of
+/// [`RescoreOptions::restart_after`]). Ethereal 12 leaves a
+/// thread behind after every `go` and stops answering after about 32,000 of them (seen here: both
+/// processes hung at 32,512 positions each, with 268 GB of address space in thread stacks); no
+/// game lasts that long, but a dataset does. A restart costs milliseconds.
+pub const SEARCHES_PER_PROCESS: usize = 8192;
+
 /// How to score.
 #[derive(Clone, Debug)]
 pub struct RescoreOptions {
@@ -42,6 +49,9 @@ pub struct RescoreOptions {
     pub timeout: Duration,
     /// Show a progress bar.
     pub progress: bool,
+    /// Searches after which an engine process is replaced, at the next share of a batch
+    /// ([`SEARCHES_PER_PROCESS`]).
+    pub restart_after: usize,
 }
 
 /// What a run did.
@@ -81,7 +91,7 @@ pub fn rescore(
         .with_context(|| format!("cannot open {}", output.display()))?;
     let mut out = BufWriter::new(file);
     let workers = options.workers.max(1);
-    let mut engines: Vec<Option<UciEngine>> = (0..workers).map(|_| None).collect();
+    let mut engines: Vec<Worker> = (0..workers).map(|_| Worker::default()).collect();
     let bar = progress_bar(positions.len() as u64, "positions", !options.progress);
     bar.set_position(resumed as u64);
     for batch in positions[resumed..].chunks(workers * PER_WORKER) {
@@ -94,7 +104,7 @@ pub fn rescore(
             let handles: Vec<_> = batch
                 .chunks(share)
                 .zip(engines.iter_mut())
-                .map(|(part, engine)| scope.spawn(move || score_part(part, engine, options)))
+                .map(|(part, worker)| scope.spawn(move || score_part(part, worker, options)))
                 .collect();
             handles
                 .into_iter()
@@ -126,7 +136,7 @@ pub fn rescore(
         bar.inc(batch.len() as u64);
     }
     bar.finish_and_clear();
-    for engine in engines.into_iter().flatten() {
+    for engine in engines.into_iter().filter_map(|w| w.engine) {
         engine.quit(Duration::from_secs(1));
     }
     Ok(report)
@@ -140,12 +150,27 @@ enum Searched {
     Failed,
 }
 
-/// Searches `part` in order on this worker's engine (started, or restarted after it died, here).
+/// One scoring thread's engine process, and how many searches it has made.
+#[derive(Default)]
+struct Worker {
+    engine: Option<UciEngine>,
+    searches: usize,
+}
+
+/// Searches `part` in order on this worker's engine (started, or restarted after it died or
+/// after [`RescoreOptions::restart_after`] searches, here).
 fn score_part(
     part: &[(String, f32)],
-    engine: &mut Option<UciEngine>,
+    worker: &mut Worker,
     options: &RescoreOptions,
 ) -> Result<Vec<Searched>> {
+    // Replaced between shares only, where the table is cleared anyway, so that no score depends
+    // on when the process started.
+    if worker.searches >= options.restart_after {
+        if let Some(old) = worker.engine.take() {
+            old.quit(Duration::from_secs(1));
+        }
+    }
     let mut scores = Vec::with_capacity(part.len());
     let mut fresh_game = true;
     for (fen, _) in part {
@@ -153,21 +178,22 @@ fn score_part(
         // A second try on a fresh process when the engine died; a search that times out is not
         // tried again (it would time out again).
         for _attempt in 0..2 {
-            if !engine.as_mut().is_some_and(UciEngine::is_alive) {
+            if !worker.engine.as_mut().is_some_and(UciEngine::is_alive) {
                 fresh_game = true;
-                *engine = None;
+                worker.engine = None;
+                worker.searches = 0;
             }
-            let running =
-                match engine {
-                    Some(running) => running,
-                    None => engine.insert(UciEngine::start(&options.spec, options.timeout).with_context(
-                        || format!("starting {} to score positions", options.spec.command.display()),
-                    )?),
-                };
+            let running = match &mut worker.engine {
+                Some(running) => running,
+                None => worker.engine.insert(UciEngine::start(&options.spec, options.timeout).with_context(
+                    || format!("starting {} to score positions", options.spec.command.display()),
+                )?),
+            };
             if fresh_game {
                 running.new_game(options.timeout)?;
                 fresh_game = false;
             }
+            worker.searches += 1;
             match running.go(fen, &[], &options.limit, options.timeout) {
                 Ok(reply) => {
                     searched = match reply.score {
@@ -178,7 +204,7 @@ fn score_part(
                     break;
                 }
                 Err(EngineError::Timeout { .. }) | Err(EngineError::Protocol { .. }) => break,
-                Err(_) => *engine = None,
+                Err(_) => worker.engine = None,
             }
         }
         scores.push(searched);

@@ -20,6 +20,7 @@ fn scorer(args: &[&str]) -> RescoreOptions {
         workers: 2,
         timeout: Duration::from_secs(5),
         progress: false,
+        restart_after: SEARCHES_PER_PROCESS,
     }
 }
 
@@ -100,4 +101,22 @@ fn a_stop_before_the_first_batch_writes_nothing_and_says_so() {
     let report = rescore(&input, &output, &scorer(&[]), &AtomicBool::new(true)).unwrap();
     assert!(report.interrupted);
     assert_eq!(std::fs::read_to_string(output).unwrap(), "");
+}
+
+#[test]
+fn engines_are_replaced_between_shares_after_their_searches_and_scores_stay_the_same() {
+    let dir = TempDir::new("rescore-restart");
+    let starts = dir.path("starts.log");
+    // 600 positions on one worker are three shares (256, 256, 88); after one search a process
+    // is replaced at the next share, never inside one.
+    let input = dir.path("in.epd");
+    std::fs::write(&input, INPUT.repeat(120)).unwrap();
+    let output = dir.path("out.epd");
+    let options =
+        RescoreOptions { workers: 1, restart_after: 1, ..scorer(&["starts", starts.to_str().unwrap()]) };
+    let report = rescore(&input, &output, &options, &AtomicBool::new(false)).unwrap();
+    assert_eq!(std::fs::read_to_string(output).unwrap(), EXPECTED.repeat(120));
+    assert_eq!((report.scored, report.mates, report.failed), (480, 120, 0));
+    let started = std::fs::read_to_string(&starts).unwrap().lines().count();
+    assert_eq!(started, 3, "one process per share");
 }

@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """A fake UCI engine for the tests of rescore.rs: its score says which position it searched.
 
-Usage: fake_scorer.py [crash-once FLAGFILE]
+Usage: fake_scorer.py [crash-once FLAGFILE | starts LOGFILE]
 
 `go` answers with `score cp` = 100 x (White's pawns - Black's pawns) + the number of the
 position's empty squares, from the side to move's view; a position without a Black queen is
 `score mate 2` instead. With `crash-once FLAGFILE`, the first `go` of the first process exits
-with status 3 (creating FLAGFILE, so a restarted process does not crash again).
+with status 3 (creating FLAGFILE, so a restarted process does not crash again). With `starts
+LOGFILE`, each process appends a line to LOGFILE when it starts.
 """
 import os
 import sys
 
 crash_flag = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "crash-once" else None
+if len(sys.argv) > 2 and sys.argv[1] == "starts":
+    with open(sys.argv[2], "a") as log:
+        log.write("start\n")
 fen = None
 for line in sys.stdin:
     words = line.split()
