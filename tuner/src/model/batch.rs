@@ -192,3 +192,28 @@ impl Batch {
 pub fn sigmoid_scaled(s: f64, eval: f64) -> f64 {
     1.0 / (1.0 + exp(-s * eval))
 }
+
+/// The x in `[lo, hi]` minimising a unimodal `f`, by golden-section search (40 steps narrow the
+/// interval by a factor of about 10^8): how the sigmoid scales K are fitted.
+pub fn golden_section_min(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    let mut c = hi - phi * (hi - lo);
+    let mut d = lo + phi * (hi - lo);
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..40 {
+        if fc < fd {
+            hi = d;
+            d = c;
+            fd = fc;
+            c = hi - phi * (hi - lo);
+            fc = f(c);
+        } else {
+            lo = c;
+            c = d;
+            fc = fd;
+            d = lo + phi * (hi - lo);
+            fd = f(d);
+        }
+    }
+    (lo + hi) / 2.0
+}

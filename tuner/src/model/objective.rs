@@ -433,26 +433,6 @@ impl Model<'_> {
 
     /// The sigmoid scale K minimising the loss at weights `w` (golden-section search).
     pub fn fit_k(&self, w: &[f64]) -> f64 {
-        let (mut lo, mut hi) = (0.1f64, 4.0f64);
-        let phi = (5f64.sqrt() - 1.0) / 2.0;
-        let mut c = hi - phi * (hi - lo);
-        let mut d = lo + phi * (hi - lo);
-        let (mut fc, mut fd) = (self.loss(w, c), self.loss(w, d));
-        for _ in 0..40 {
-            if fc < fd {
-                hi = d;
-                d = c;
-                fd = fc;
-                c = hi - phi * (hi - lo);
-                fc = self.loss(w, c);
-            } else {
-                lo = c;
-                c = d;
-                fc = fd;
-                d = lo + phi * (hi - lo);
-                fd = self.loss(w, d);
-            }
-        }
-        (lo + hi) / 2.0
+        super::batch::golden_section_min(0.1, 4.0, |k| self.loss(w, k))
     }
 }

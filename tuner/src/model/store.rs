@@ -277,18 +277,7 @@ impl TraceStore {
             let scaled = k * std::f64::consts::LN_10 / 400.0;
             pairs.iter().map(|&(s, r)| (r - super::batch::sigmoid_scaled(scaled, s)).powi(2)).sum::<f64>()
         };
-        let (mut lo, mut hi) = (0.01f64, 10.0f64);
-        let phi = (5f64.sqrt() - 1.0) / 2.0;
-        for _ in 0..60 {
-            let c = hi - phi * (hi - lo);
-            let d = lo + phi * (hi - lo);
-            if loss(c) < loss(d) {
-                hi = d;
-            } else {
-                lo = c;
-            }
-        }
-        Some((lo + hi) / 2.0)
+        Some(super::batch::golden_section_min(0.01, 10.0, loss))
     }
 
     /// The store with each scored position's target blended from its result and its search
