@@ -65,361 +65,361 @@ pub mod idx {
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
 #[rustfmt::skip]
 pub const MATERIAL: [S; 5] = [
-    S(  90,  127), S( 418,  395), S( 430,  418), S( 592,  688), S(1210, 1248),
+    S(  89,  112), S( 427,  416), S( 450,  431), S( 607,  717), S(1274, 1317),
 ];
 
 /// Pawn placement on top of material; ranks 1 and 8 are unused.
 #[rustfmt::skip]
 pub const PST_PAWN: [S; 64] = board([
     [S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0)],
-    [S(  47,   71), S(  51,   70), S(  51,   69), S(  51,   69), S(  52,   69), S(  51,   69), S(  50,   69), S(  47,   69)],
-    [S(  24,   48), S(  26,   47), S(  27,   43), S(  27,   41), S(  29,   43), S(  28,   41), S(  26,   45), S(  22,   47)],
-    [S(   4,   29), S(   9,   26), S(  10,   23), S(  20,   22), S(  20,   17), S(  12,   17), S(   5,   23), S(   1,   28)],
-    [S(  -3,   16), S(   3,   15), S(  14,    9), S(  14,    9), S(   8,    6), S(  10,    7), S(   0,   13), S(  -1,   14)],
-    [S(   2,    3), S(   1,    8), S(   7,    6), S(   2,    5), S(   4,    5), S(   4,    9), S(   0,    9), S(   1,    5)],
-    [S(  -7,    4), S(   5,    4), S(  -5,    3), S(   6,    4), S(   3,    6), S(   5,   12), S(   8,    3), S(   1,    3)],
+    [S(  38,   61), S(  40,   60), S(  41,   58), S(  42,   58), S(  42,   57), S(  41,   58), S(  39,   59), S(  37,   59)],
+    [S(  24,   48), S(  26,   46), S(  29,   43), S(  30,   41), S(  30,   41), S(  29,   42), S(  25,   45), S(  23,   46)],
+    [S(   6,   31), S(  12,   29), S(  17,   26), S(  22,   24), S(  21,   22), S(  17,   26), S(   8,   28), S(   6,   31)],
+    [S(   2,   19), S(   4,   18), S(  16,   13), S(  15,   12), S(  14,   12), S(  11,   14), S(   3,   17), S(   1,   19)],
+    [S(   4,    9), S(   1,   10), S(   6,   11), S(   5,   11), S(   7,    9), S(   5,   11), S(   7,   10), S(   4,    9)],
+    [S(   0,    6), S(   8,    9), S(   2,   10), S(   6,   10), S(   5,    9), S(  13,   12), S(  13,    8), S(   7,    6)],
     [S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0)],
 ]);
 
 /// Knight placement: centralisation.
 #[rustfmt::skip]
 pub const PST_KNIGHT: [S; 64] = board([
-    [S( -19,  -18), S( -18,  -17), S( -17,  -17), S( -17,  -16), S( -17,  -17), S( -17,  -17), S( -18,  -17), S( -19,  -18)],
-    [S( -18,  -17), S(  -9,  -10), S(  -6,   -8), S(  -6,   -7), S(  -6,   -7), S(  -6,   -8), S(  -9,  -10), S( -18,  -17)],
-    [S( -17,  -17), S(  -6,   -8), S(   7,    0), S(  10,    2), S(  11,    2), S(   7,    0), S(  -6,   -8), S( -17,  -17)],
-    [S( -16,  -16), S(  -5,   -6), S(  10,    2), S(  19,   10), S(  21,   10), S(  10,    2), S(  -3,   -7), S( -16,  -16)],
-    [S( -14,  -16), S(  -6,   -7), S(   5,    1), S(  13,    9), S(  16,   10), S(   4,    1), S(  -5,   -7), S( -12,  -16)],
-    [S( -15,  -16), S(  -5,   -7), S(  -8,   -3), S(   6,    2), S(   7,    2), S(   1,   -3), S(  -6,   -8), S( -16,  -15)],
-    [S( -18,  -17), S(  -9,  -10), S(  -8,   -9), S(  -2,   -7), S(  -6,   -7), S(  -7,   -9), S(  -9,  -10), S( -17,  -17)],
-    [S( -18,  -19), S( -17,  -19), S( -18,  -17), S( -16,  -17), S( -17,  -16), S( -18,  -17), S( -19,  -16), S( -19,  -18)],
+    [S( -17,  -17), S( -15,  -15), S( -13,  -14), S( -12,  -13), S( -12,  -13), S( -13,  -13), S( -15,  -15), S( -17,  -16)],
+    [S( -15,  -15), S( -11,  -12), S(  -7,   -9), S(  -5,   -7), S(  -5,   -8), S(  -7,   -9), S( -11,  -12), S( -15,  -15)],
+    [S( -12,  -14), S(  -7,   -9), S(   1,   -4), S(   5,   -1), S(   5,   -1), S(   1,   -4), S(  -6,   -9), S( -12,  -14)],
+    [S( -10,  -12), S(  -3,   -8), S(   4,   -2), S(  10,    3), S(  11,    3), S(   5,   -1), S(  -3,   -7), S(  -9,  -12)],
+    [S( -11,  -13), S(  -5,   -8), S(   2,   -2), S(   7,    3), S(   8,    3), S(   4,   -2), S(  -4,   -8), S(  -8,  -12)],
+    [S( -16,  -14), S(  -9,  -10), S(  -8,   -6), S(   1,   -2), S(   2,   -3), S(  -2,   -7), S(  -8,  -10), S( -13,  -14)],
+    [S( -17,  -15), S( -13,  -12), S( -12,  -10), S(  -5,   -8), S(  -8,   -8), S(  -9,  -11), S( -13,  -12), S( -15,  -15)],
+    [S( -18,  -17), S( -18,  -16), S( -16,  -14), S( -12,  -13), S( -13,  -13), S( -15,  -14), S( -22,  -16), S( -19,  -17)],
 ]);
 
 /// Bishop placement: centre and long diagonals.
 #[rustfmt::skip]
 pub const PST_BISHOP: [S; 64] = board([
-    [S(  -2,   -5), S(  -4,   -5), S(  -6,   -4), S(  -6,   -5), S(  -6,   -5), S(  -6,   -5), S(  -4,   -5), S(  -2,   -5)],
-    [S(  -4,   -5), S(   2,   -1), S(   0,    0), S(   0,    0), S(   0,    0), S(   1,    0), S(   2,   -1), S(  -4,   -5)],
-    [S(  -5,   -4), S(   1,    1), S(   8,    4), S(   7,    5), S(   7,    5), S(   8,    4), S(   1,    0), S(  -5,   -5)],
-    [S(  -5,   -4), S(   2,    1), S(   7,    5), S(  14,    7), S(  14,    7), S(   7,    5), S(   1,    0), S(  -5,   -4)],
-    [S(  -5,   -4), S(   1,    1), S(   7,    5), S(  13,    7), S(  15,    6), S(   7,    5), S(   1,    0), S(  -4,   -4)],
-    [S(  -5,   -3), S(   2,    1), S(   6,    4), S(   7,    3), S(   6,    4), S(   6,    3), S(   2,    0), S(  -1,   -3)],
-    [S(  -4,   -5), S(   7,   -2), S(   1,    0), S(   1,    0), S(   6,    0), S(   1,    0), S(   5,   -2), S(  -4,   -5)],
-    [S(  -2,   -5), S(  -4,   -5), S(  -5,   -4), S(  -6,   -5), S(  -6,   -5), S(  -9,   -4), S(  -4,   -5), S(  -1,   -5)],
+    [S(  -3,   -4), S(  -3,   -3), S(  -3,   -3), S(  -3,   -3), S(  -3,   -3), S(  -3,   -3), S(  -3,   -4), S(  -3,   -4)],
+    [S(  -3,   -3), S(  -1,   -2), S(   0,    0), S(   1,    0), S(   1,    0), S(   0,   -1), S(  -1,   -2), S(  -3,   -4)],
+    [S(  -3,   -2), S(   0,    0), S(   4,    2), S(   5,    3), S(   6,    3), S(   4,    2), S(   1,    0), S(  -2,   -3)],
+    [S(  -2,   -2), S(   2,    0), S(   5,    3), S(   8,    4), S(   9,    4), S(   5,    3), S(   2,    0), S(  -2,   -2)],
+    [S(  -2,   -2), S(   2,    1), S(   5,    3), S(   9,    3), S(   9,    4), S(   4,    2), S(   1,    0), S(  -2,   -2)],
+    [S(  -1,   -2), S(   4,    0), S(   5,    2), S(   6,    2), S(   4,    2), S(   5,    1), S(   3,   -1), S(  -1,   -2)],
+    [S(   0,   -3), S(   5,   -3), S(   2,   -1), S(   0,   -1), S(   0,   -1), S(   1,   -2), S(   7,   -2), S(   0,   -4)],
+    [S(  -1,   -4), S(  -1,   -3), S(  -3,   -2), S(  -4,   -3), S(  -4,   -3), S(  -9,   -2), S(  -2,   -3), S(  -1,   -4)],
 ]);
 
 /// Rook placement: seventh rank, central files.
 #[rustfmt::skip]
 pub const PST_ROOK: [S; 64] = board([
-    [S(  -2,    2), S(   2,    2), S(   4,    2), S(   9,    2), S(   9,    2), S(   4,    2), S(   3,    2), S(  -2,    2)],
-    [S(  12,    9), S(  17,    8), S(  19,   10), S(  24,    9), S(  24,   10), S(  19,   10), S(  18,    8), S(  13,    8)],
-    [S(  -2,    2), S(   2,    1), S(   4,    2), S(   8,    2), S(   9,    2), S(   4,    2), S(   2,    2), S(  -2,    2)],
-    [S(  -5,    0), S(   0,    0), S(   1,    0), S(   6,    0), S(   6,    0), S(   2,    1), S(   0,    1), S(  -5,    0)],
-    [S(  -6,    0), S(  -1,    0), S(   0,    0), S(   5,   -1), S(   6,    0), S(   0,    0), S(  -1,    0), S(  -7,    0)],
-    [S(  -8,    0), S(  -3,   -1), S(   0,    0), S(   5,    0), S(   6,    0), S(   1,    1), S(  -2,    0), S(  -9,    0)],
-    [S( -13,   -1), S(  -2,    0), S(   0,    0), S(   5,   -1), S(   5,    0), S(   1,    0), S(  -2,    0), S( -12,   -1)],
-    [S(  -6,   -3), S(   2,   -2), S(   5,    0), S(   6,    1), S(   6,    1), S(   2,   -2), S(   0,    1), S(  -4,   -2)],
+    [S(   4,    5), S(   6,    5), S(   8,    5), S(  11,    5), S(  11,    5), S(   8,    5), S(   6,    4), S(   4,    4)],
+    [S(   8,    7), S(  10,    6), S(  12,    6), S(  15,    6), S(  14,    6), S(  12,    6), S(  10,    6), S(   8,    6)],
+    [S(   2,    3), S(   5,    3), S(   7,    3), S(   9,    3), S(   9,    3), S(   7,    3), S(   5,    3), S(   2,    3)],
+    [S(  -1,    2), S(   1,    1), S(   3,    1), S(   6,    1), S(   6,    1), S(   4,    2), S(   1,    2), S(  -1,    2)],
+    [S(  -5,    1), S(  -1,    1), S(   1,    0), S(   3,    0), S(   3,    0), S(   1,    0), S(  -1,    1), S(  -4,    1)],
+    [S(  -9,   -1), S(  -4,   -1), S(   0,   -1), S(   3,   -1), S(   3,   -1), S(   0,    0), S(  -3,    0), S(  -8,    0)],
+    [S( -11,   -2), S(  -3,   -2), S(   1,   -1), S(   3,   -1), S(   4,   -1), S(   0,   -1), S(  -4,   -1), S( -12,   -2)],
+    [S(  -5,   -2), S(   1,   -2), S(   4,   -2), S(   6,   -2), S(   6,   -2), S(   5,   -1), S(  -3,   -2), S(  -5,   -3)],
 ]);
 
 /// Queen placement: mild centralisation.
 #[rustfmt::skip]
 pub const PST_QUEEN: [S; 64] = board([
-    [S( -10,   -6), S( -10,   -6), S( -10,   -6), S( -10,   -6), S( -10,   -6), S( -10,   -6), S( -10,   -6), S( -10,   -6)],
-    [S( -10,   -6), S(  -8,   -2), S(  -7,    0), S(  -7,    0), S(  -7,    0), S(  -7,    0), S(  -8,   -2), S( -10,   -6)],
-    [S( -10,   -6), S(  -7,    0), S(  -3,    5), S(  -3,    6), S(  -3,    6), S(  -3,    5), S(  -7,    0), S(  -9,   -6)],
-    [S(  -5,   -6), S(  -3,    0), S(   1,    6), S(   4,   11), S(   4,   11), S(   1,    6), S(  -2,    0), S(  -6,   -5)],
-    [S(  -3,   -5), S(  -1,    0), S(   1,    6), S(   3,   11), S(   4,   11), S(   1,    6), S(  -2,    0), S(  -4,   -6)],
-    [S(  -4,   -6), S(  -1,    0), S(  -1,    4), S(  -1,    6), S(   2,    6), S(  -4,    5), S(  -4,    0), S(  -4,   -6)],
-    [S(  -5,   -6), S(  -2,   -2), S(  -3,   -1), S(   1,    0), S(  -1,    0), S(  -2,    0), S(  -2,   -2), S(  -5,   -6)],
-    [S(  -5,   -6), S(  -4,   -6), S(  -1,   -6), S(   2,   -6), S(  -4,   -6), S(  -5,   -6), S(  -5,   -6), S(  -5,   -6)],
+    [S( -10,   -5), S(  -9,   -4), S(  -9,   -3), S(  -8,   -3), S(  -8,   -3), S(  -9,   -3), S(  -9,   -4), S(  -9,   -5)],
+    [S(  -9,   -4), S(  -8,   -2), S(  -7,    0), S(  -6,    0), S(  -6,    0), S(  -6,    0), S(  -8,   -2), S(  -8,   -4)],
+    [S(  -8,   -3), S(  -6,    0), S(  -4,    3), S(  -3,    4), S(  -3,    4), S(  -4,    3), S(  -6,    0), S(  -7,   -3)],
+    [S(  -5,   -3), S(  -5,    0), S(  -3,    4), S(  -1,    7), S(   0,    7), S(  -2,    4), S(  -4,    0), S(  -5,   -3)],
+    [S(  -5,   -3), S(  -4,    0), S(  -3,    4), S(  -1,    6), S(  -1,    7), S(  -2,    4), S(  -3,    0), S(  -4,   -3)],
+    [S(  -4,   -4), S(  -4,   -1), S(  -3,    2), S(  -3,    3), S(  -1,    4), S(  -4,    2), S(  -3,   -1), S(  -4,   -4)],
+    [S(  -4,   -4), S(  -2,   -3), S(   0,   -2), S(   2,   -1), S(   3,    0), S(  -1,   -1), S(  -2,   -3), S(  -4,   -4)],
+    [S(  -4,   -5), S(  -3,   -5), S(  -1,   -5), S(   4,   -5), S(   1,   -4), S(  -2,   -4), S(  -4,   -5), S(  -4,   -5)],
 ]);
 
 /// King placement: sheltered in the middle game, central in the end game.
 #[rustfmt::skip]
 pub const PST_KING: [S; 64] = board([
-    [S( -75,  -24), S( -75,  -22), S( -75,  -22), S( -75,  -22), S( -75,  -22), S( -75,  -22), S( -75,  -22), S( -75,  -23)],
-    [S( -73,  -12), S( -73,   -4), S( -73,   -2), S( -73,   -2), S( -73,   -2), S( -73,   -2), S( -73,   -4), S( -73,  -12)],
-    [S( -63,  -10), S( -63,    0), S( -63,    9), S( -63,   11), S( -63,   11), S( -63,    9), S( -63,    0), S( -63,  -10)],
-    [S( -51,   -9), S( -51,    0), S( -51,   12), S( -51,   21), S( -51,   22), S( -51,   12), S( -51,    0), S( -51,  -10)],
-    [S( -37,  -10), S( -37,    0), S( -37,   11), S( -37,   20), S( -37,   19), S( -37,   12), S( -37,    0), S( -37,  -10)],
-    [S( -22,  -11), S( -22,    0), S( -24,   10), S( -25,   11), S( -25,   12), S( -24,   10), S( -21,    0), S( -22,  -10)],
-    [S(   8,  -13), S(   7,   -7), S(  -4,   -4), S( -11,   -3), S( -10,   -1), S(  -3,   -2), S(  10,   -5), S(   7,  -12)],
-    [S(  21,  -26), S(  26,  -23), S(  12,  -20), S(  -3,  -19), S(   2,  -20), S(   7,  -23), S(  31,  -24), S(  17,  -28)],
+    [S( -75,  -17), S( -75,  -15), S( -75,  -14), S( -75,  -13), S( -75,  -13), S( -75,  -14), S( -75,  -15), S( -75,  -17)],
+    [S( -71,  -11), S( -71,   -7), S( -71,   -4), S( -71,   -3), S( -71,   -3), S( -71,   -4), S( -71,   -7), S( -71,  -11)],
+    [S( -63,   -7), S( -63,   -2), S( -63,    4), S( -63,    6), S( -63,    6), S( -63,    4), S( -63,   -2), S( -63,   -8)],
+    [S( -51,   -6), S( -51,    0), S( -51,    7), S( -51,   12), S( -51,   12), S( -51,    7), S( -51,    0), S( -51,   -6)],
+    [S( -37,   -7), S( -37,   -1), S( -38,    6), S( -38,   11), S( -38,   12), S( -37,    7), S( -37,   -1), S( -37,   -7)],
+    [S( -21,   -9), S( -21,   -4), S( -23,    3), S( -25,    6), S( -25,    6), S( -23,    2), S( -21,   -4), S( -21,   -9)],
+    [S(  -1,  -13), S(  -2,   -9), S(  -7,   -6), S( -13,   -4), S( -12,   -3), S(  -8,   -5), S(  -1,   -9), S(  -1,  -13)],
+    [S(   9,  -21), S(  11,  -18), S(   3,  -15), S(  -9,  -14), S(  -4,  -14), S(  -3,  -16), S(  17,  -18), S(   7,  -23)],
 ]);
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_KNIGHT: [S; 9] = [
-    S( -68,  -69), S( -34,  -41), S( -21,  -24), S(  -9,   -9), S(   1,    7), S(   9,   13), S(  17,   19), S(  25,   25),
-    S(  29,   29),
+    S( -52,  -58), S( -34,  -43), S( -22,  -26), S( -13,  -11), S(  -2,    2), S(   4,   13), S(  11,   21), S(  18,   26),
+    S(  24,   27),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_BISHOP: [S; 14] = [
-    S( -73, -101), S( -49,  -66), S( -35,  -47), S( -25,  -31), S( -14,  -16), S(  -4,   -8), S(  -4,    5), S(   1,   13),
-    S(   9,   19), S(  18,   25), S(  25,   29), S(  32,   36), S(  37,   44), S(  43,   49),
+    S( -57,  -87), S( -45,  -68), S( -32,  -49), S( -23,  -33), S( -13,  -18), S(  -9,   -7), S(  -5,    4), S(  -2,   11),
+    S(   4,   18), S(  13,   23), S(  22,   28), S(  30,   34), S(  36,   42), S(  40,   46),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_ROOK: [S; 15] = [
-    S( -62, -127), S( -40,  -89), S( -22,  -64), S( -22,  -45), S( -19,  -29), S( -14,  -16), S( -11,  -10), S(  -4,   -1),
-    S(   3,   10), S(   8,   18), S(  11,   27), S(  17,   35), S(  19,   40), S(  22,   45), S(  25,   54),
+    S( -54, -113), S( -40,  -91), S( -24,  -67), S( -23,  -47), S( -19,  -30), S( -14,  -16), S( -10,   -8), S(  -5,   -1),
+    S(  -2,    9), S(   3,   18), S(   8,   24), S(  13,   31), S(  17,   38), S(  21,   43), S(  24,   48),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_QUEEN: [S; 28] = [
-    S( -64, -131), S( -47, -102), S( -39,  -84), S( -33,  -71), S( -30,  -61), S( -27,  -53), S( -22,  -44), S( -22,  -36),
-    S( -14,  -29), S( -10,  -22), S( -13,  -16), S(  -7,  -10), S(  -3,   -5), S(   0,    1), S(   2,    6), S(   5,   11),
-    S(   7,   17), S(   9,   21), S(  11,   25), S(  14,   29), S(  17,   33), S(  19,   36), S(  21,   41), S(  23,   45),
-    S(  25,   49), S(  27,   53), S(  28,   57), S(  30,   60),
+    S( -58, -122), S( -48, -106), S( -42,  -91), S( -36,  -77), S( -32,  -66), S( -29,  -56), S( -23,  -47), S( -19,  -38),
+    S( -14,  -31), S( -12,  -24), S( -10,  -17), S(  -7,  -10), S(  -4,   -4), S(  -1,    2), S(   1,    8), S(   4,   13),
+    S(   6,   18), S(   9,   22), S(  11,   26), S(  14,   30), S(  17,   35), S(  20,   38), S(  22,   43), S(  24,   47),
+    S(  26,   51), S(  28,   55), S(  29,   58), S(  30,   61),
 ];
 
 /// Passed pawn by relative rank (index 0 and 7 unused).
 #[rustfmt::skip]
 pub const PASSED_RANK: [S; 8] = [
-    S(   0,    0), S(   2,   17), S(   7,   19), S(  19,   40), S(  38,   62), S(  64,   94), S(  97,  141), S(   0,    0),
+    S(   0,    0), S(   7,   26), S(  11,   30), S(  24,   47), S(  42,   70), S(  63,   98), S(  85,  126), S(   0,    0),
 ];
 
 /// Passed pawn whose path to promotion is empty, by relative rank.
 #[rustfmt::skip]
 pub const PASSED_FREE_PATH: [S; 8] = [
-    S(   0,    0), S(   0,    1), S(  -1,    3), S(   3,   13), S(  12,   28), S(  25,   51), S(  35,   72), S(   0,    0),
+    S(   0,    0), S(  -2,    3), S(  -2,    4), S(   2,   13), S(  11,   29), S(  23,   52), S(  32,   69), S(   0,    0),
 ];
 
 /// Passed pawn by own king's distance to its promotion square.
 #[rustfmt::skip]
 pub const PASSED_OWN_KING_DISTANCE: [S; 8] = [
-    S(   0,    0), S(   0,    1), S(   0,   -2), S(   1,   -9), S(   1,  -16), S(   2,  -24), S(  -4,  -37), S( -17,  -44),
+    S(   1,    2), S(   1,    4), S(   2,    1), S(   1,   -9), S(   1,  -19), S(  -2,  -28), S(  -8,  -36), S( -19,  -46),
 ];
 
 /// Passed pawn by the enemy king's distance to its promotion square.
 #[rustfmt::skip]
 pub const PASSED_ENEMY_KING_DISTANCE: [S; 8] = [
-    S(  -5,  -38), S(  -2,  -19), S(  -4,   -9), S(   4,    5), S(  -5,   14), S(  -2,   24), S(   3,   33), S(   1,   34),
+    S(  -3,  -34), S(   0,  -23), S(  -2,  -12), S(  -1,    2), S(  -4,   18), S(  -4,   28), S(  -2,   35), S(   0,   38),
 ];
 
 /// Passed pawn defended by an own pawn.
 #[rustfmt::skip]
 pub const PASSED_PROTECTED: [S; 1] = [
-    S(   8,   10),
+    S(  11,    9),
 ];
 
 /// Passed pawn with an own passed pawn on an adjacent file.
 #[rustfmt::skip]
 pub const PASSED_CONNECTED: [S; 1] = [
-    S(   5,   16),
+    S(   3,   13),
 ];
 
 /// Passed pawn whose next square holds an enemy piece.
 #[rustfmt::skip]
 pub const PASSED_BLOCKED: [S; 1] = [
-    S(  -7,  -28),
+    S(  -8,  -31),
 ];
 
 /// Candidate passed pawn (no enemy pawn ahead on its file; its supporters outnumber the enemy pawns that can stop it), by relative rank.
 #[rustfmt::skip]
 pub const PASSED_CANDIDATE: [S; 8] = [
-    S(   0,    0), S(   0,    9), S(   2,   10), S(   1,   17), S(   7,   30), S(  21,   44), S(   2,    4), S(   0,    0),
+    S(   0,    0), S(   2,    8), S(   4,   12), S(   3,   16), S(   8,   25), S(  16,   36), S(   2,    4), S(   0,    0),
 ];
 
 /// King-safety attack units (danger to the defending king) per enemy knight, bishop, rook, queen attacking the king zone.
 #[rustfmt::skip]
 pub const KING_SAFETY_ATTACKERS: [S; 4] = [
-    S(  19,   19), S(  16,   16), S(  29,   29), S(  36,   36),
+    S(  18,   18), S(  13,   13), S(  22,   22), S(  27,   27),
 ];
 
 /// King-safety attack units (danger to the defending king) per attack on a square next to the king.
 #[rustfmt::skip]
 pub const KING_SAFETY_INNER_RING: [S; 1] = [
-    S(  10,   10),
+    S(  11,   11),
 ];
 
 /// King-safety attack units (danger to the defending king) per attack on a square two steps from the king.
 #[rustfmt::skip]
 pub const KING_SAFETY_OUTER_RING: [S; 1] = [
-    S(   1,    1),
+    S(   2,    2),
 ];
 
 /// King-safety attack units (danger to the defending king) per safe checking square of an enemy knight, bishop, rook, queen.
 #[rustfmt::skip]
 pub const KING_SAFETY_SAFE_CHECKS: [S; 4] = [
-    S(  35,   35), S(  26,   26), S(  44,   44), S(  21,   21),
+    S(  31,   31), S(  22,   22), S(  43,   43), S(  20,   20),
 ];
 
 /// King-safety attack units (danger to the defending king) per file at or next to the king without a defending pawn.
 #[rustfmt::skip]
 pub const KING_SAFETY_OPEN_FILES: [S; 1] = [
-    S(  10,   10),
+    S(  13,   13),
 ];
 
 /// King-safety attack units (danger to the defending king) when the attacker has no queen.
 #[rustfmt::skip]
 pub const KING_SAFETY_NO_QUEEN: [S; 1] = [
-    S( -64,  -64),
+    S( -66,  -66),
 ];
 
 /// King-safety attack units (danger to the defending king) always added (the danger of no attack at all).
 #[rustfmt::skip]
 pub const KING_SAFETY_OFFSET: [S; 1] = [
-    S( -36,  -36),
+    S( -31,  -31),
 ];
 
 /// King-safety curve: penalty at 100 attack units (curve = scale * (units/100)^power).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_SCALE: [S; 1] = [
-    S( 120,   28),
+    S( 123,   28),
 ];
 
 /// King-safety curve exponent, in hundredths (200 = quadratic).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_POWER: [S; 1] = [
-    S( 198,  198),
+    S( 192,  192),
 ];
 
 /// Pawn shield: per file at or next to the king, by the relative rank of the nearest own pawn ahead (0 = none).
 #[rustfmt::skip]
 pub const KING_SHIELD: [S; 8] = [
-    S( -16,   18), S(  16,    0), S(  11,   -3), S(   6,   -1), S(  -2,   -3), S(  -5,   -2), S(  -6,    0), S(   0,    0),
+    S( -10,   20), S(  18,    4), S(  12,   -1), S(   7,   -1), S(   1,    1), S(  -1,    2), S(  -3,    4), S(   0,    0),
 ];
 
 /// Pawn storm: per file at or next to the king, by the relative rank (from the defender's side) of the nearest enemy pawn (0 = none).
 #[rustfmt::skip]
 pub const KING_STORM: [S; 8] = [
-    S(  -6,   -8), S(  -3,    5), S( -19,   10), S( -10,    7), S(  -2,    5), S(   4,   -6), S(   2,  -10), S(   0,    0),
+    S(  -4,   -3), S(  -5,    9), S( -10,   14), S(  -6,    9), S(  -2,    3), S(   7,   -3), S(   3,   -5), S(   0,    0),
 ];
 
 /// Pawn with an own pawn ahead on its file.
 #[rustfmt::skip]
 pub const PAWNS_DOUBLED: [S; 1] = [
-    S(  -8,  -31),
+    S(  -7,  -26),
 ];
 
 /// Pawn with no own pawn on an adjacent file.
 #[rustfmt::skip]
 pub const PAWNS_ISOLATED: [S; 1] = [
-    S( -12,   -8),
+    S( -11,  -10),
 ];
 
 /// Pawn behind its neighbours whose advance square is attacked by an enemy pawn.
 #[rustfmt::skip]
 pub const PAWNS_BACKWARD: [S; 1] = [
-    S(  -6,   -8),
+    S(  -2,  -10),
 ];
 
 /// Two or more bishops.
 #[rustfmt::skip]
 pub const BISHOP_PAIR: [S; 1] = [
-    S(  44,   66),
+    S(  34,   65),
 ];
 
 /// Rook on a file without pawns.
 #[rustfmt::skip]
 pub const ROOK_OPEN_FILE: [S; 1] = [
-    S(  23,    8),
+    S(  28,    2),
 ];
 
 /// Rook on a file without own pawns but with enemy pawns.
 #[rustfmt::skip]
 pub const ROOK_SEMI_OPEN_FILE: [S; 1] = [
-    S(  13,   11),
+    S(  16,    0),
 ];
 
 /// Knight on relative ranks 4-6, defended by an own pawn, that no enemy pawn can attack.
 #[rustfmt::skip]
 pub const KNIGHT_OUTPOST: [S; 1] = [
-    S(  29,   16),
+    S(  33,   18),
 ];
 
 /// Enemy pieces attacked by our pawns, by victim (pawn, knight, bishop, rook, queen; the pawn entry is unused).
 #[rustfmt::skip]
 pub const THREAT_BY_PAWN: [S; 5] = [
-    S(   0,    0), S(  55,    0), S(  61,    0), S(   0,    0), S(   3,    0),
+    S(   0,    0), S(  62,    1), S(  65,    2), S(   4,    2), S(  14,    1),
 ];
 
 /// Enemy pieces attacked by our knights or bishops, by victim (pawn, knight, bishop, rook, queen).
 #[rustfmt::skip]
 pub const THREAT_BY_MINOR: [S; 5] = [
-    S(  -2,   23), S(  15,   37), S(  13,   75), S(  48,   22), S(  60,    0),
+    S(  -2,   18), S(  19,   42), S(  19,   74), S(  52,   25), S(  65,    1),
 ];
 
 /// Enemy pieces attacked by our rooks, by victim (pawn, knight, bishop, rook, queen).
 #[rustfmt::skip]
 pub const THREAT_BY_ROOK: [S; 5] = [
-    S(  -9,   22), S(  20,   31), S(   6,   35), S(   0,    0), S(   4,    0),
+    S( -11,   22), S(  16,   33), S(  13,   37), S(   0,    0), S(  18,    3),
 ];
 
 /// Enemy pieces other than the king that we attack and they do not defend at all.
 #[rustfmt::skip]
 pub const THREAT_HANGING: [S; 1] = [
-    S(  14,   45),
+    S(  18,   42),
 ];
 
 /// Enemy pieces (not pawns) that one of our pawns would attack after a safe one-step push.
 #[rustfmt::skip]
 pub const THREAT_PAWN_PUSH: [S; 1] = [
-    S(  16,   20),
+    S(  16,   19),
 ];
 
 /// Rook on the relative seventh rank while enemy pawns are on it or the enemy king is on the eighth.
 #[rustfmt::skip]
 pub const ROOK_SEVENTH: [S; 1] = [
-    S(  21,  -21),
+    S(  25,  -12),
 ];
 
 /// Queen on the relative seventh rank while enemy pawns are on it or the enemy king is on the eighth.
 #[rustfmt::skip]
 pub const QUEEN_SEVENTH: [S; 1] = [
-    S( -46,    2),
+    S( -43,    6),
 ];
 
 /// Bonus for the side to move.
 #[rustfmt::skip]
 pub const TEMPO: [S; 1] = [
-    S(  19,    4),
+    S(  23,    4),
 ];
 
 /// Pawn defended by an own pawn or standing beside one (a phalanx), by relative rank.
 #[rustfmt::skip]
 pub const PAWNS_CONNECTED: [S; 8] = [
-    S(   0,    0), S(   4,    0), S(   9,    2), S(   5,    0), S(   2,   -1), S(   1,   -1), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(   7,    1), S(  13,    5), S(  10,    4), S(  11,    3), S(   8,    3), S(   5,    2), S(   0,    0),
 ];
 
 /// Passed pawn whose next square is empty and not attacked by the enemy, by relative rank.
 #[rustfmt::skip]
 pub const PASSED_SAFE_STOP: [S; 8] = [
-    S(   0,    0), S(   0,    2), S(   0,    1), S(   0,    2), S(   0,    3), S(   0,    2), S(   0,    2), S(   0,    0),
+    S(   0,    0), S(   0,    5), S(  -1,    4), S(   1,    6), S(   1,    9), S(   2,   12), S(   3,   14), S(   0,    0),
 ];
 
 /// Bishop on the relative fourth to sixth rank, defended by an own pawn, that no enemy pawn can ever attack.
 #[rustfmt::skip]
 pub const BISHOP_OUTPOST: [S; 1] = [
-    S(   5,    4),
+    S(  16,    9),
 ];
 
 /// Knight or bishop with an own pawn on the square in front of it.
 #[rustfmt::skip]
 pub const MINOR_BEHIND_PAWN: [S; 1] = [
-    S(   5,    1),
+    S(   5,   10),
 ];
 
 /// Per knight, per own pawn more than five (fewer pawns count negative): knights gain with pawns on the board (Kaufman).
 #[rustfmt::skip]
 pub const IMBALANCE_KNIGHT_PAWNS: [S; 1] = [
-    S(   1,    4),
+    S(   3,    7),
 ];
 
 /// Per rook, per own pawn more than five (fewer pawns count negative): rooks gain as pawns come off (Kaufman).
 #[rustfmt::skip]
 pub const IMBALANCE_ROOK_PAWNS: [S; 1] = [
-    S(  -3,    2),
+    S(  -7,    2),
 ];
 
 /// King by its distance to the nearest pawn of either side (only with pawns on the board).
 #[rustfmt::skip]
 pub const KING_PAWN_DISTANCE: [S; 8] = [
-    S(   0,    0), S(   4,   10), S(  -1,    2), S(  -2,   -6), S(  -1,   -4), S(   0,   -2), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(   6,   22), S(   2,    6), S(  -2,   -7), S(  -3,   -9), S(  -2,   -7), S(  -1,   -3), S(  -1,   -2),
 ];
 
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
