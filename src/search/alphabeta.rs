@@ -66,6 +66,11 @@ impl Searcher<'_> {
         let key = self.pos.key();
         let entry = if excluded.is_null() { self.tt.probe(key) } else { None };
         let tt_move = entry.map_or(Move::NULL, |e| e.best_move);
+        // A node that is or was on a principal variation (Stockfish's ttPv); a singular-extension
+        // search of the same node keeps the node's own flag.
+        let tt_pv =
+            if excluded.is_null() { pv_node || entry.is_some_and(|e| e.was_pv) } else { self.tt_pv[ply] };
+        self.tt_pv[ply] = tt_pv;
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
             if !pv_node && e.depth >= depth {
@@ -153,7 +158,7 @@ impl Searcher<'_> {
                 && !entry.is_some_and(|e| e.depth >= depth - 3 && score_from_tt(e.score, ply) < probcut_beta)
             {
                 if let Some((score, m)) = self.probcut(probcut_beta, eval, depth, ply, cut_node, tt_move) {
-                    self.tt.store(key, m, score_to_tt(score, ply), raw_eval, depth - 3, Bound::Lower);
+                    self.tt.store(key, m, score_to_tt(score, ply), raw_eval, depth - 3, Bound::Lower, tt_pv);
                     return score;
                 }
                 if self.stopped {
@@ -306,6 +311,8 @@ impl Searcher<'_> {
                 }
                 r -= history_score / 8192; // well-tried moves less, failures more
                 r += p[idx::LMR_CUT_NODE] * cut_node as i32;
+                // A zero-window node that was on a principal variation earlier: less (`lmr.tt_pv`).
+                r -= p[idx::LMR_TT_PV] * (tt_pv && !pv_node) as i32;
                 let r = r.clamp(0, new_depth - 1);
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
@@ -370,7 +377,7 @@ impl Searcher<'_> {
             Bound::Upper
         };
         if excluded.is_null() && (self.excluded_root_moves.is_empty() || !root) {
-            self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound);
+            self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound, tt_pv);
             // Teach the correction history when the result says which way the evaluation erred:
             // not after a capture won (the evaluation cannot see those), not from a bound on the
             // wrong side of the evaluation.
@@ -391,6 +398,7 @@ impl Searcher<'_> {
     /// Quiescence search: captures and queen promotions (losing ones pruned by SEE), quiet checks
     /// on its first ply, and every evasion when in check.
     pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        let pv_node = beta - alpha > 1;
         self.pv_len[ply] = 0;
         self.count_node(ply);
         if self.should_stop() {
@@ -434,7 +442,8 @@ impl Searcher<'_> {
         if stand_pat >= beta {
             if entry.is_none() {
                 // Keep the evaluation: the next visit skips it.
-                self.tt.store(key, Move::NULL, score_to_tt(stand_pat, ply), raw_eval, 0, Bound::Lower);
+                let score = score_to_tt(stand_pat, ply);
+                self.tt.store(key, Move::NULL, score, raw_eval, 0, Bound::Lower, pv_node);
             }
             return stand_pat;
         }
@@ -517,7 +526,7 @@ impl Searcher<'_> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
+        self.tt.store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound, pv_node);
         best
     }
 

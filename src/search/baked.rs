@@ -32,15 +32,16 @@ pub mod idx {
     pub const RAZOR_MARGIN: usize = 24;
     pub const SINGULAR_DOUBLE_MARGIN: usize = 25;
     pub const LMR_NOISY: usize = 26;
-    pub const PROBCUT_MARGIN: usize = 27;
-    pub const CORR_MINOR: usize = 28;
-    pub const CORR_CONTINUATION: usize = 29;
-    pub const ASPIRATION_FAIL_HIGH_REDUCE: usize = 30;
-    pub const NMP_TT_GUARD: usize = 31;
-    pub const TT_EVAL_FROM_SCORE: usize = 32;
-    pub const HISTORY_PRUNE_MARGIN: usize = 33;
+    pub const LMR_TT_PV: usize = 27;
+    pub const PROBCUT_MARGIN: usize = 28;
+    pub const CORR_MINOR: usize = 29;
+    pub const CORR_CONTINUATION: usize = 30;
+    pub const ASPIRATION_FAIL_HIGH_REDUCE: usize = 31;
+    pub const NMP_TT_GUARD: usize = 32;
+    pub const TT_EVAL_FROM_SCORE: usize = 33;
+    pub const HISTORY_PRUNE_MARGIN: usize = 34;
     /// Number of elements in all.
-    pub const COUNT: usize = 34;
+    pub const COUNT: usize = 35;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -205,6 +206,12 @@ pub const LMR_NOISY: [i32; 1] = [
     0,
 ];
 
+/// Late-move reduction: plies less for the moves of a zero-window node that the table marks as having been on a principal variation (Stockfish's ttPv; 0: off).
+#[rustfmt::skip]
+pub const LMR_TT_PV: [i32; 1] = [
+    0,
+];
+
 /// ProbCut: in non-PV nodes at depth >= 5, a good capture whose quiescence and 4-ply-shallower searches both beat beta by this margin cuts off (cp; 0: off).
 #[rustfmt::skip]
 pub const PROBCUT_MARGIN: [i32; 1] = [
@@ -279,6 +286,7 @@ pub fn param_set() -> ParamSet {
             term("razor.margin", "Razoring: at depth <= 3 in non-PV nodes, a static evaluation this far per ply below alpha goes to quiescence, and returns if that fails low too (cp; 0: off).", Shape::Scalar, false, true, 0, 1000, &RAZOR_MARGIN, &[]),
             term("singular.double_margin", "Singular extensions: outside PV nodes, a hash move whose alternatives stay this far (cp) below the singular bound is extended two plies, at most 6 times on one line (0: off).", Shape::Scalar, false, true, 0, 200, &SINGULAR_DOUBLE_MARGIN, &[]),
             term("lmr.noisy", "Late-move reduction of captures and promotions that do not check, in percent of a quiet move's reduction (0: off).", Shape::Scalar, false, true, 0, 200, &LMR_NOISY, &[]),
+            term("lmr.tt_pv", "Late-move reduction: plies less for the moves of a zero-window node that the table marks as having been on a principal variation (Stockfish's ttPv; 0: off).", Shape::Scalar, false, true, 0, 3, &LMR_TT_PV, &[]),
             term("probcut.margin", "ProbCut: in non-PV nodes at depth >= 5, a good capture whose quiescence and 4-ply-shallower searches both beat beta by this margin cuts off (cp; 0: off).", Shape::Scalar, false, true, 0, 1000, &PROBCUT_MARGIN, &[]),
             term("corr.minor", "Correction history: weight (percent) of the corrections learned per placement of both sides' knights and bishops (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_MINOR, &[]),
             term("corr.continuation", "Correction history: weight (percent) of the corrections learned per pair of moves that led to the position (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_CONTINUATION, &[]),

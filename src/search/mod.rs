@@ -101,6 +101,8 @@ pub struct Searcher<'a> {
     /// a lone quiescence search.
     pawns: PawnCache,
     eval_stack: [i32; MAX_PLY + 1],
+    /// tt_pv[ply]: the node at `ply` is or was on a principal variation (see the search's step 3).
+    tt_pv: [bool; MAX_PLY + 1],
     /// moved[ply + 2]: the piece-to index of the move made at `ply` (for continuation history).
     moved: [history::PieceTo; MAX_PLY + 3],
     /// excluded[ply]: the move a singular-extension search at `ply` leaves out (null: none).
@@ -144,6 +146,7 @@ impl<'a> Searcher<'a> {
             history,
             pawns: PawnCache::disabled(),
             eval_stack: [0; MAX_PLY + 1],
+            tt_pv: [false; MAX_PLY + 1],
             moved: [history::NO_PIECE_TO; MAX_PLY + 3],
             excluded: [Move::NULL; MAX_PLY + 1],
             double_extensions: [0; MAX_PLY + 2],

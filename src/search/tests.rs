@@ -75,6 +75,7 @@ fn features_that_ship_off_change_the_search_and_keep_the_tactics() {
         (idx::NMP_TT_GUARD, 1),
         (idx::TT_EVAL_FROM_SCORE, 1),
         (idx::HISTORY_PRUNE_MARGIN, 100),
+        (idx::LMR_TT_PV, 1),
     ] {
         assert_eq!(SearchParams::default()[at], 0, "constant {at} ships off");
         let mut values = SearchParamSet::baked().values();

@@ -26,6 +26,9 @@ pub struct TtEntry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The position was on (or searched as) a principal variation when this was stored: the
+    /// search reduces such nodes less later, even when they come back in a zero-window search.
+    pub was_pv: bool,
 }
 
 #[derive(Default)]
@@ -85,13 +88,17 @@ fn advise_huge_pages(start: usize, len: usize) {
 fn advise_huge_pages(_start: usize, _len: usize) {}
 
 const GENERATION_MASK: u64 = 0x3f;
+/// Depth takes seven bits (searches never reach 128 plies) and the eighth says `was_pv`.
+const DEPTH_MASK: u64 = 0x7f;
+const WAS_PV_BIT: u64 = 1 << 55;
 
-fn pack(m: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u64) -> u64 {
+fn pack(m: Move, score: i32, eval: i32, depth: i32, bound: Bound, was_pv: bool, generation: u64) -> u64 {
     m.raw() as u64
         | (score as i16 as u16 as u64) << 16
         | (eval as i16 as u16 as u64) << 32
-        | (depth.clamp(0, 255) as u64) << 48
+        | (depth.clamp(0, DEPTH_MASK as i32) as u64) << 48
         | (generation & GENERATION_MASK) << 56
+        | if was_pv { WAS_PV_BIT } else { 0 }
         | (bound as u64) << 62
 }
 
@@ -100,13 +107,14 @@ fn unpack(data: u64) -> TtEntry {
         best_move: Move::from_raw(data as u16),
         score: (data >> 16) as u16 as i16 as i32,
         eval: (data >> 32) as u16 as i16 as i32,
-        depth: (data >> 48 & 0xff) as i32,
+        depth: (data >> 48 & DEPTH_MASK) as i32,
         bound: match data >> 62 {
             1 => Bound::Upper,
             2 => Bound::Lower,
             3 => Bound::Exact,
             _ => Bound::None,
         },
+        was_pv: data & WAS_PV_BIT != 0,
     }
 }
 
@@ -185,7 +193,8 @@ impl TranspositionTable {
 
     /// Stores a result. Replaces the same position's entry (keeping its move if `m` is null), else
     /// an empty slot, else the shallowest and oldest entry.
-    pub fn store(&self, key: u64, m: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, m: Move, score: i32, eval: i32, depth: i32, bound: Bound, was_pv: bool) {
         let generation = self.generation.load(Relaxed);
         let bucket = self.bucket(key);
         let mut victim = &bucket.0[0];
@@ -204,7 +213,7 @@ impl TranspositionTable {
                         return;
                     }
                     if m.is_null() {
-                        let data = pack(old.best_move, score, eval, depth, bound, generation);
+                        let data = pack(old.best_move, score, eval, depth, bound, was_pv, generation);
                         slot.data.store(data, Relaxed);
                         slot.check.store(key ^ data, Relaxed);
                         return;
@@ -219,7 +228,7 @@ impl TranspositionTable {
                 victim = slot;
             }
         }
-        let data = pack(m, score, eval, depth, bound, generation);
+        let data = pack(m, score, eval, depth, bound, was_pv, generation);
         victim.data.store(data, Relaxed);
         victim.check.store(key ^ data, Relaxed);
     }
@@ -250,9 +259,13 @@ mod tests {
         let tt = TranspositionTable::new(1);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         let m = Move::new(Square::E1, Square::E8);
-        tt.store(0xdead_beef, m, -31_000, 25, 17, Bound::Lower);
+        tt.store(0xdead_beef, m, -31_000, 25, 17, Bound::Lower, true);
         let e = tt.probe(0xdead_beef).unwrap();
         assert_eq!((e.best_move, e.score, e.eval, e.depth, e.bound), (m, -31_000, 25, 17, Bound::Lower));
+        assert!(e.was_pv);
+        tt.store(0xdead_beef, m, 5, -5, 17, Bound::Upper, false);
+        let e = tt.probe(0xdead_beef).unwrap();
+        assert_eq!((e.score, e.eval, e.bound, e.was_pv), (5, -5, Bound::Upper, false));
         assert!(tt.probe(0xdead_bef0).is_none());
         assert!(tt.hashfull() <= 4);
     }
@@ -264,7 +277,7 @@ mod tests {
         assert_eq!(tt.buckets().as_ptr() as usize % HUGE_PAGE, 0);
         let m = Move::new(Square::E1, Square::E8);
         for key in [1u64, u64::MAX, 0x1234_5678_9abc_def0] {
-            tt.store(key, m, 7, 3, 5, Bound::Exact);
+            tt.store(key, m, 7, 3, 5, Bound::Exact, false);
             assert_eq!(tt.probe(key).map(|e| e.score), Some(7));
         }
         let small = TranspositionTable::with_buckets(1024);
@@ -279,7 +292,7 @@ mod tests {
         let keys: Vec<u64> = (1..=5).collect();
         assert!(keys.iter().all(|&k| ((k as u128 * n as u128) >> 64) == 0));
         for (i, &k) in keys.iter().enumerate() {
-            tt.store(k, Move::NULL, 0, 0, 10 - i as i32, Bound::Exact);
+            tt.store(k, Move::NULL, 0, 0, 10 - i as i32, Bound::Exact, false);
         }
         // The fifth (shallowest) replaced the shallowest of the four.
         assert!(tt.probe(1).is_some() && tt.probe(5).is_some());
