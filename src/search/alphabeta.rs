@@ -311,7 +311,7 @@ impl Searcher<'_> {
                 }
                 r -= history_score / 8192; // well-tried moves less, failures more
                 r += p[idx::LMR_CUT_NODE] * cut_node as i32;
-                // A zero-window node that was on a principal variation earlier: less (`lmr.tt_pv`).
+                // Moves of a zero-window node that was on a principal variation earlier: reduced less (`lmr.tt_pv`).
                 r -= p[idx::LMR_TT_PV] * (tt_pv && !pv_node) as i32;
                 let r = r.clamp(0, new_depth - 1);
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
