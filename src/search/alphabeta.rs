@@ -276,7 +276,7 @@ impl Searcher<'_> {
             if extension == 0 && gives_check && see_ge(&self.pos, m, 0) {
                 extension = 1;
             }
-            let new_depth = depth - 1 + extension;
+            let mut new_depth = depth - 1 + extension;
 
             let history_score = if quiet {
                 self.history.quiet_score(&self.pos, m, conts)
@@ -314,9 +314,22 @@ impl Searcher<'_> {
                 // Moves of a zero-window node that was on a principal variation earlier: reduced less (`lmr.tt_pv`).
                 r -= p[idx::LMR_TT_PV] * (tt_pv && !pv_node) as i32;
                 let r = r.clamp(0, new_depth - 1);
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                let reduced_depth = new_depth - r;
+                score = -self.search(-alpha - 1, -alpha, reduced_depth, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    // How far the reduced search beat the best move so far says how deep to
+                    // verify it: a clear win one ply deeper, a bare one a ply shallower
+                    // (`lmr.deeper_margin`, `lmr.shallower_margin`; the PV search uses the same).
+                    let deeper_margin = p[idx::LMR_DEEPER_MARGIN];
+                    let shallower_margin = p[idx::LMR_SHALLOWER_MARGIN];
+                    if deeper_margin > 0 && score > best_score + deeper_margin + 2 * new_depth {
+                        new_depth += 1;
+                    } else if shallower_margin > 0 && score < best_score + shallower_margin {
+                        new_depth -= 1;
+                    }
+                    if new_depth > reduced_depth {
+                        score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    }
                 }
             } else if !pv_node || moves_searched > 1 {
                 score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);

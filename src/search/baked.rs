@@ -33,15 +33,17 @@ pub mod idx {
     pub const SINGULAR_DOUBLE_MARGIN: usize = 25;
     pub const LMR_NOISY: usize = 26;
     pub const LMR_TT_PV: usize = 27;
-    pub const PROBCUT_MARGIN: usize = 28;
-    pub const CORR_MINOR: usize = 29;
-    pub const CORR_CONTINUATION: usize = 30;
-    pub const ASPIRATION_FAIL_HIGH_REDUCE: usize = 31;
-    pub const NMP_TT_GUARD: usize = 32;
-    pub const TT_EVAL_FROM_SCORE: usize = 33;
-    pub const HISTORY_PRUNE_MARGIN: usize = 34;
+    pub const LMR_DEEPER_MARGIN: usize = 28;
+    pub const LMR_SHALLOWER_MARGIN: usize = 29;
+    pub const PROBCUT_MARGIN: usize = 30;
+    pub const CORR_MINOR: usize = 31;
+    pub const CORR_CONTINUATION: usize = 32;
+    pub const ASPIRATION_FAIL_HIGH_REDUCE: usize = 33;
+    pub const NMP_TT_GUARD: usize = 34;
+    pub const TT_EVAL_FROM_SCORE: usize = 35;
+    pub const HISTORY_PRUNE_MARGIN: usize = 36;
     /// Number of elements in all.
-    pub const COUNT: usize = 35;
+    pub const COUNT: usize = 37;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -212,6 +214,18 @@ pub const LMR_TT_PV: [i32; 1] = [
     0,
 ];
 
+/// Late-move reduction: when a reduced search fails high by more than this margin plus 2 cp per ply over the best score so far, its re-search goes one ply deeper (Stockfish's doDeeper; cp, 0: off).
+#[rustfmt::skip]
+pub const LMR_DEEPER_MARGIN: [i32; 1] = [
+    0,
+];
+
+/// Late-move reduction: when a reduced search fails high but scores less than this margin over the best score so far, its re-search goes one ply shallower (Stockfish's doShallower; cp, 0: off).
+#[rustfmt::skip]
+pub const LMR_SHALLOWER_MARGIN: [i32; 1] = [
+    0,
+];
+
 /// ProbCut: in non-PV nodes at depth >= 5, a good capture whose quiescence and 4-ply-shallower searches both beat beta by this margin cuts off (cp; 0: off).
 #[rustfmt::skip]
 pub const PROBCUT_MARGIN: [i32; 1] = [
@@ -287,6 +301,8 @@ pub fn param_set() -> ParamSet {
             term("singular.double_margin", "Singular extensions: outside PV nodes, a hash move whose alternatives stay this far (cp) below the singular bound is extended two plies, at most 6 times on one line (0: off).", Shape::Scalar, false, true, 0, 200, &SINGULAR_DOUBLE_MARGIN, &[]),
             term("lmr.noisy", "Late-move reduction of captures and promotions that do not check, in percent of a quiet move's reduction (0: off).", Shape::Scalar, false, true, 0, 200, &LMR_NOISY, &[]),
             term("lmr.tt_pv", "Late-move reduction: plies less for the moves of a zero-window node that the table marks as having been on a principal variation (Stockfish's ttPv; 0: off).", Shape::Scalar, false, true, 0, 3, &LMR_TT_PV, &[]),
+            term("lmr.deeper_margin", "Late-move reduction: when a reduced search fails high by more than this margin plus 2 cp per ply over the best score so far, its re-search goes one ply deeper (Stockfish's doDeeper; cp, 0: off).", Shape::Scalar, false, true, 0, 200, &LMR_DEEPER_MARGIN, &[]),
+            term("lmr.shallower_margin", "Late-move reduction: when a reduced search fails high but scores less than this margin over the best score so far, its re-search goes one ply shallower (Stockfish's doShallower; cp, 0: off).", Shape::Scalar, false, true, 0, 100, &LMR_SHALLOWER_MARGIN, &[]),
             term("probcut.margin", "ProbCut: in non-PV nodes at depth >= 5, a good capture whose quiescence and 4-ply-shallower searches both beat beta by this margin cuts off (cp; 0: off).", Shape::Scalar, false, true, 0, 1000, &PROBCUT_MARGIN, &[]),
             term("corr.minor", "Correction history: weight (percent) of the corrections learned per placement of both sides' knights and bishops (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_MINOR, &[]),
             term("corr.continuation", "Correction history: weight (percent) of the corrections learned per pair of moves that led to the position (0: off).", Shape::Scalar, false, true, 0, 200, &CORR_CONTINUATION, &[]),

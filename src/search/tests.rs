@@ -76,6 +76,8 @@ fn features_that_ship_off_change_the_search_and_keep_the_tactics() {
         (idx::TT_EVAL_FROM_SCORE, 1),
         (idx::HISTORY_PRUNE_MARGIN, 100),
         (idx::LMR_TT_PV, 1),
+        (idx::LMR_DEEPER_MARGIN, 40),
+        (idx::LMR_SHALLOWER_MARGIN, 10),
     ] {
         assert_eq!(SearchParams::default()[at], 0, "constant {at} ships off");
         let mut values = SearchParamSet::baked().values();
