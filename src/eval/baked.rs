@@ -58,8 +58,11 @@ pub mod idx {
     pub const IMBALANCE_KNIGHT_PAWNS: usize = 574;
     pub const IMBALANCE_ROOK_PAWNS: usize = 575;
     pub const KING_PAWN_DISTANCE: usize = 576;
+    pub const KING_SHIELD_FILE: usize = 584;
+    pub const KING_SHIELD_KING_FILE: usize = 616;
+    pub const KING_STORM_BLOCKED: usize = 624;
     /// Number of elements in all.
-    pub const COUNT: usize = 584;
+    pub const COUNT: usize = 632;
 }
 
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
@@ -422,6 +425,27 @@ pub const KING_PAWN_DISTANCE: [S; 8] = [
     S(   0,    0), S(   6,   22), S(   2,    6), S(  -2,   -7), S(  -3,   -9), S(  -2,   -7), S(  -1,   -3), S(  -1,   -2),
 ];
 
+/// Pawn shield by file, added to king.shield: per file at or next to the king, by the file's distance from the edge (a/h, b/g, c/f, d/e: 8 entries each), then the relative rank of the nearest own pawn ahead (0 = none). Edge files shelter differently from centre files (Ethereal's shelter table).
+#[rustfmt::skip]
+pub const KING_SHIELD_FILE: [S; 32] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Pawn shield on the king's own file, added to king.shield: by the relative rank of the nearest own pawn ahead (0 = none).
+#[rustfmt::skip]
+pub const KING_SHIELD_KING_FILE: [S; 8] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Pawn storm that an own pawn blocks, added to king.storm: per file at or next to the king whose nearest enemy pawn stands right in front of the nearest own pawn, by the enemy pawn's relative rank (from the defender's side). A blocked pawn cannot open the file.
+#[rustfmt::skip]
+pub const KING_STORM_BLOCKED: [S; 8] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -479,6 +503,9 @@ pub fn param_set() -> ParamSet {
             term("imbalance.knight_pawns", "Per knight, per own pawn more than five (fewer pawns count negative): knights gain with pawns on the board (Kaufman).", Shape::Scalar, true, true, -100, 100, &IMBALANCE_KNIGHT_PAWNS, &[]),
             term("imbalance.rook_pawns", "Per rook, per own pawn more than five (fewer pawns count negative): rooks gain as pawns come off (Kaufman).", Shape::Scalar, true, true, -100, 100, &IMBALANCE_ROOK_PAWNS, &[]),
             term("king.pawn_distance", "King by its distance to the nearest pawn of either side (only with pawns on the board).", Shape::List, true, true, -300, 300, &KING_PAWN_DISTANCE, &[0]),
+            term("king.shield_file", "Pawn shield by file, added to king.shield: per file at or next to the king, by the file's distance from the edge (a/h, b/g, c/f, d/e: 8 entries each), then the relative rank of the nearest own pawn ahead (0 = none). Edge files shelter differently from centre files (Ethereal's shelter table).", Shape::List, true, true, -300, 300, &KING_SHIELD_FILE, &[7, 15, 23, 31]),
+            term("king.shield_king_file", "Pawn shield on the king's own file, added to king.shield: by the relative rank of the nearest own pawn ahead (0 = none).", Shape::List, true, true, -300, 300, &KING_SHIELD_KING_FILE, &[7]),
+            term("king.storm_blocked", "Pawn storm that an own pawn blocks, added to king.storm: per file at or next to the king whose nearest enemy pawn stands right in front of the nearest own pawn, by the enemy pawn's relative rank (from the defender's side). A blocked pawn cannot open the file.", Shape::List, true, true, -300, 300, &KING_STORM_BLOCKED, &[0, 1, 7]),
         ],
     }
 }

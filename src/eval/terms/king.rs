@@ -10,7 +10,10 @@ use crate::types::{Bitboard, Color, PieceType, Square};
 
 use super::AttackInfo;
 
-/// Shield and storm on the king's file and its neighbours.
+/// Shield and storm on the king's file and its neighbours. The shield is scored by rank, refined
+/// by the file's distance from the edge and on the king's own file (a pawn on g2 shelters a king
+/// on g1 more than one on d2 shelters a king on d1); the storm by rank, refined when an own pawn
+/// blocks the storming pawn (it can then not open the file).
 pub fn pawn_shelter<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) {
     let king = pos.king_square(color);
     let own = pos.pieces(color, PieceType::Pawn);
@@ -22,8 +25,18 @@ pub fn pawn_shelter<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) {
         let ahead = (front_span(color, Square::from_file_rank(file, king.rank()))
             | Square::from_file_rank(file, king.rank()))
             & Bitboard::file(file);
-        acc.add(color, idx::KING_SHIELD + nearest_rank(color, own & ahead), 1);
-        acc.add(color, idx::KING_STORM + nearest_rank(color, enemy & ahead), 1);
+        let shield = nearest_rank(color, own & ahead);
+        let storm = nearest_rank(color, enemy & ahead);
+        acc.add(color, idx::KING_SHIELD + shield, 1);
+        acc.add(color, idx::KING_STORM + storm, 1);
+        let from_edge = file.min(7 - file) as usize;
+        acc.add(color, idx::KING_SHIELD_FILE + 8 * from_edge + shield, 1);
+        if file == king.file() {
+            acc.add(color, idx::KING_SHIELD_KING_FILE + shield, 1);
+        }
+        if shield > 0 && storm == shield + 1 {
+            acc.add(color, idx::KING_STORM_BLOCKED + storm, 1);
+        }
     }
 }
 
@@ -87,6 +100,25 @@ pub fn king_danger<A: Accumulator>(pos: &Position, defender: Color, info: &Attac
 mod tests {
     use crate::eval::baked::idx;
     use crate::eval::tests::coefficient;
+
+    #[test]
+    fn the_shield_is_scored_by_file_and_the_blocked_storm_apart() {
+        // White king g1, pawns f2, g3, h2; Black pawns g4 (blocked by g3) and h4 (not blocked).
+        // Black king a8 behind pawns a7, b7 and nothing on c-file.
+        let fen = "k7/pp6/8/8/6pp/6P1/5P1P/6K1 w - - 0 1";
+        // Files f, g, h are 2, 1 and 0 from the edge; the shield pawns stand on relative ranks 1, 2, 1.
+        assert_eq!(coefficient(fen, idx::KING_SHIELD_FILE + 8 * 2 + 1), 1);
+        assert_eq!(coefficient(fen, idx::KING_SHIELD_FILE + 8 + 2), 1);
+        // h2 (White) and a7 (Black, relative rank 1 on the edge) cancel; b7 is Black's b/g-file pawn.
+        assert_eq!(coefficient(fen, idx::KING_SHIELD_FILE + 1), 0);
+        assert_eq!(coefficient(fen, idx::KING_SHIELD_FILE + 8 + 1), -1);
+        // The king's own file: g3 for White (rank 2), a7 for Black (rank 1).
+        assert_eq!(coefficient(fen, idx::KING_SHIELD_KING_FILE + 2), 1);
+        assert_eq!(coefficient(fen, idx::KING_SHIELD_KING_FILE + 1), -1);
+        // g4 stands right in front of g3 (relative rank 3): blocked; h4 in front of nothing on h3.
+        assert_eq!(coefficient(fen, idx::KING_STORM_BLOCKED + 3), 1);
+        assert!((0..8).filter(|&r| r != 3).all(|r| coefficient(fen, idx::KING_STORM_BLOCKED + r) == 0));
+    }
 
     #[test]
     fn the_king_is_scored_by_its_distance_to_the_nearest_pawn() {
