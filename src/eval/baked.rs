@@ -32,37 +32,38 @@ pub mod idx {
     pub const KING_SAFETY_OPEN_FILES: usize = 508;
     pub const KING_SAFETY_NO_QUEEN: usize = 509;
     pub const KING_SAFETY_OFFSET: usize = 510;
-    pub const KING_SAFETY_CURVE_SCALE: usize = 511;
-    pub const KING_SAFETY_CURVE_POWER: usize = 512;
-    pub const KING_SHIELD: usize = 513;
-    pub const KING_STORM: usize = 521;
-    pub const PAWNS_DOUBLED: usize = 529;
-    pub const PAWNS_ISOLATED: usize = 530;
-    pub const PAWNS_BACKWARD: usize = 531;
-    pub const BISHOP_PAIR: usize = 532;
-    pub const ROOK_OPEN_FILE: usize = 533;
-    pub const ROOK_SEMI_OPEN_FILE: usize = 534;
-    pub const KNIGHT_OUTPOST: usize = 535;
-    pub const THREAT_BY_PAWN: usize = 536;
-    pub const THREAT_BY_MINOR: usize = 541;
-    pub const THREAT_BY_ROOK: usize = 546;
-    pub const THREAT_HANGING: usize = 551;
-    pub const THREAT_PAWN_PUSH: usize = 552;
-    pub const ROOK_SEVENTH: usize = 553;
-    pub const QUEEN_SEVENTH: usize = 554;
-    pub const TEMPO: usize = 555;
-    pub const PAWNS_CONNECTED: usize = 556;
-    pub const PASSED_SAFE_STOP: usize = 564;
-    pub const BISHOP_OUTPOST: usize = 572;
-    pub const MINOR_BEHIND_PAWN: usize = 573;
-    pub const IMBALANCE_KNIGHT_PAWNS: usize = 574;
-    pub const IMBALANCE_ROOK_PAWNS: usize = 575;
-    pub const KING_PAWN_DISTANCE: usize = 576;
-    pub const KING_SHIELD_FILE: usize = 584;
-    pub const KING_SHIELD_KING_FILE: usize = 616;
-    pub const KING_STORM_BLOCKED: usize = 624;
+    pub const KING_SAFETY_WEAK_SQUARES: usize = 511;
+    pub const KING_SAFETY_CURVE_SCALE: usize = 512;
+    pub const KING_SAFETY_CURVE_POWER: usize = 513;
+    pub const KING_SHIELD: usize = 514;
+    pub const KING_STORM: usize = 522;
+    pub const PAWNS_DOUBLED: usize = 530;
+    pub const PAWNS_ISOLATED: usize = 531;
+    pub const PAWNS_BACKWARD: usize = 532;
+    pub const BISHOP_PAIR: usize = 533;
+    pub const ROOK_OPEN_FILE: usize = 534;
+    pub const ROOK_SEMI_OPEN_FILE: usize = 535;
+    pub const KNIGHT_OUTPOST: usize = 536;
+    pub const THREAT_BY_PAWN: usize = 537;
+    pub const THREAT_BY_MINOR: usize = 542;
+    pub const THREAT_BY_ROOK: usize = 547;
+    pub const THREAT_HANGING: usize = 552;
+    pub const THREAT_PAWN_PUSH: usize = 553;
+    pub const ROOK_SEVENTH: usize = 554;
+    pub const QUEEN_SEVENTH: usize = 555;
+    pub const TEMPO: usize = 556;
+    pub const PAWNS_CONNECTED: usize = 557;
+    pub const PASSED_SAFE_STOP: usize = 565;
+    pub const BISHOP_OUTPOST: usize = 573;
+    pub const MINOR_BEHIND_PAWN: usize = 574;
+    pub const IMBALANCE_KNIGHT_PAWNS: usize = 575;
+    pub const IMBALANCE_ROOK_PAWNS: usize = 576;
+    pub const KING_PAWN_DISTANCE: usize = 577;
+    pub const KING_SHIELD_FILE: usize = 585;
+    pub const KING_SHIELD_KING_FILE: usize = 617;
+    pub const KING_STORM_BLOCKED: usize = 625;
     /// Number of elements in all.
-    pub const COUNT: usize = 632;
+    pub const COUNT: usize = 633;
 }
 
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
@@ -267,6 +268,12 @@ pub const KING_SAFETY_NO_QUEEN: [S; 1] = [
 #[rustfmt::skip]
 pub const KING_SAFETY_OFFSET: [S; 1] = [
     S( -31,  -31),
+];
+
+/// King-safety attack units (danger to the defending king) per square next to the king that the attacker reaches and only the king defends.
+#[rustfmt::skip]
+pub const KING_SAFETY_WEAK_SQUARES: [S; 1] = [
+    S(   0,    0),
 ];
 
 /// King-safety curve: penalty at 100 attack units (curve = scale * (units/100)^power).
@@ -477,6 +484,7 @@ pub fn param_set() -> ParamSet {
             term("king_safety.open_files", "King-safety attack units (danger to the defending king) per file at or next to the king without a defending pawn.", Shape::Scalar, false, true, -500, 500, &KING_SAFETY_OPEN_FILES, &[]),
             term("king_safety.no_queen", "King-safety attack units (danger to the defending king) when the attacker has no queen.", Shape::Scalar, false, true, -500, 500, &KING_SAFETY_NO_QUEEN, &[]),
             term("king_safety.offset", "King-safety attack units (danger to the defending king) always added (the danger of no attack at all).", Shape::Scalar, false, true, -500, 500, &KING_SAFETY_OFFSET, &[]),
+            term("king_safety.weak_squares", "King-safety attack units (danger to the defending king) per square next to the king that the attacker reaches and only the king defends.", Shape::Scalar, false, true, -500, 500, &KING_SAFETY_WEAK_SQUARES, &[]),
             term("king_safety.curve_scale", "King-safety curve: penalty at 100 attack units (curve = scale * (units/100)^power).", Shape::Scalar, true, true, 0, 2000, &KING_SAFETY_CURVE_SCALE, &[]),
             term("king_safety.curve_power", "King-safety curve exponent, in hundredths (200 = quadratic).", Shape::Scalar, false, true, 100, 300, &KING_SAFETY_CURVE_POWER, &[]),
             term("king.shield", "Pawn shield: per file at or next to the king, by the relative rank of the nearest own pawn ahead (0 = none).", Shape::List, true, true, -300, 300, &KING_SHIELD, &[7]),

@@ -74,7 +74,7 @@ pub fn king_danger<A: Accumulator>(pos: &Position, defender: Color, info: &Attac
     let bishop_checks = bishop_attacks(king, occ);
     let rook_checks = rook_attacks(king, occ);
     let check_squares = [knight_attacks(king), bishop_checks, rook_checks, bishop_checks | rook_checks];
-    let mut features = [(0usize, 0i32); 13];
+    let mut features = [(0usize, 0i32); 14];
     let mut n = 0;
     for (i, pt) in
         [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen].into_iter().enumerate()
@@ -93,13 +93,44 @@ pub fn king_danger<A: Accumulator>(pos: &Position, defender: Color, info: &Attac
     features[n + 2] = (idx::KING_SAFETY_OPEN_FILES, open_files);
     features[n + 3] = (idx::KING_SAFETY_NO_QUEEN, pos.pieces(attacker, PieceType::Queen).is_empty() as i32);
     features[n + 4] = (idx::KING_SAFETY_OFFSET, 1);
-    acc.king_danger(defender, &features[..n + 5]);
+    features[n + 5] = (idx::KING_SAFETY_WEAK_SQUARES, weak_squares(defender, info));
+    acc.king_danger(defender, &features[..n + 6]);
+}
+
+/// Squares next to `defender`'s king that the attacker reaches and that only the king defends
+/// (no second defender): the attacker can land on them with support, as Ethereal counts them.
+fn weak_squares(defender: Color, info: &AttackInfo) -> i32 {
+    let d = defender.index();
+    let attacked = info.all[(!defender).index()];
+    (info.inner_ring[d] & attacked & !info.twice[d]).count() as i32
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::board::Position;
     use crate::eval::baked::idx;
     use crate::eval::tests::coefficient;
+    use crate::types::Color;
+
+    /// The count of one king-safety feature against `defender`'s king in the trace of `fen`.
+    fn danger_feature(fen: &str, defender: Color, element: usize) -> i16 {
+        let trace = crate::eval::trace(&Position::from_fen(fen).unwrap());
+        let features = &trace.king_features[defender.index()];
+        features.iter().find(|&&(i, _)| i as usize == element).map_or(0, |&(_, n)| n)
+    }
+
+    #[test]
+    fn weak_squares_are_those_next_to_the_king_only_the_king_defends() {
+        // White king g1, pawns f2 g2 h2; a Black knight on e3 hits f1 and g2, which only the king
+        // defends (f2 and h2 are not attacked; the pawns defend nothing next to the king).
+        let knight = "7k/8/8/8/8/4n3/5PPP/6K1 w - - 0 1";
+        assert_eq!(danger_feature(knight, Color::White, idx::KING_SAFETY_WEAK_SQUARES), 2);
+        // A White rook on a1 also guards f1: only g2 is left weak.
+        let rook = "7k/8/8/8/8/4n3/5PPP/R5K1 w - - 0 1";
+        assert_eq!(danger_feature(rook, Color::White, idx::KING_SAFETY_WEAK_SQUARES), 1);
+        // Nothing attacks Black's king: no weak square there.
+        assert_eq!(danger_feature(rook, Color::Black, idx::KING_SAFETY_WEAK_SQUARES), 0);
+    }
 
     #[test]
     fn the_shield_is_scored_by_file_and_the_blocked_storm_apart() {

@@ -17,6 +17,8 @@ pub struct AttackInfo {
     pub by_type: [[Bitboard; PieceType::NUM]; 2],
     /// Squares attacked by any piece of each colour.
     pub all: [Bitboard; 2],
+    /// Squares attacked at least twice by each colour (gathered as `all` is).
+    pub twice: [Bitboard; 2],
     /// Per attacking colour: how many knights, bishops, rooks, queens reach the enemy king zone.
     pub zone_attackers: [[i32; 4]; 2],
     /// Per attacking colour: attacks on squares next to the enemy king / two steps from it.
@@ -32,6 +34,7 @@ impl AttackInfo {
         let mut info = AttackInfo {
             by_type: [[Bitboard::EMPTY; PieceType::NUM]; 2],
             all: [Bitboard::EMPTY; 2],
+            twice: [Bitboard::EMPTY; 2],
             zone_attackers: [[0; 4]; 2],
             inner_attacks: [0; 2],
             outer_attacks: [0; 2],
@@ -47,11 +50,14 @@ impl AttackInfo {
             }
             info.inner_ring[color.index()] = inner;
             info.outer_ring[color.index()] = outer & !inner & !Bitboard::from_square(king);
-            let pawns = pawn_attacks_all(color, pos.pieces(color, PieceType::Pawn));
+            let own_pawns = pos.pieces(color, PieceType::Pawn);
+            let pawns = pawn_attacks_all(color, own_pawns);
+            let up = own_pawns.forward(color);
             let king_att = inner;
             info.by_type[color.index()][PieceType::Pawn.index()] = pawns;
             info.by_type[color.index()][PieceType::King.index()] = king_att;
             info.all[color.index()] = pawns | king_att;
+            info.twice[color.index()] = (up.west() & up.east()) | (pawns & king_att);
         }
         info
     }
@@ -62,6 +68,7 @@ impl AttackInfo {
         let c = color.index();
         let them = (!color).index();
         self.by_type[c][pt.index()] |= attacks;
+        self.twice[c] |= self.all[c] & attacks;
         self.all[c] |= attacks;
         let inner = (attacks & self.inner_ring[them]).count() as i32;
         let outer = (attacks & self.outer_ring[them]).count() as i32;
