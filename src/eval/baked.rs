@@ -62,8 +62,12 @@ pub mod idx {
     pub const KING_SHIELD_FILE: usize = 585;
     pub const KING_SHIELD_KING_FILE: usize = 617;
     pub const KING_STORM_BLOCKED: usize = 625;
+    pub const MINOR_KING_DISTANCE: usize = 633;
+    pub const BISHOP_RAMMED_PAWNS: usize = 641;
+    pub const BISHOP_LONG_DIAGONAL: usize = 642;
+    pub const THREAT_BY_KING: usize = 643;
     /// Number of elements in all.
-    pub const COUNT: usize = 633;
+    pub const COUNT: usize = 644;
 }
 
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
@@ -453,6 +457,30 @@ pub const KING_STORM_BLOCKED: [S; 8] = [
     S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
 ];
 
+/// Knight or bishop by its distance to its own king (king steps): far from the king it defends it less.
+#[rustfmt::skip]
+pub const MINOR_KING_DISTANCE: [S; 8] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
+/// Bishop, per own pawn on squares of its colour that an enemy pawn blocks (fixed pawns hem the bishop in).
+#[rustfmt::skip]
+pub const BISHOP_RAMMED_PAWNS: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Bishop on a long diagonal outside the centre that sees both of its centre squares past any pieces but pawns.
+#[rustfmt::skip]
+pub const BISHOP_LONG_DIAGONAL: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Per enemy piece or pawn that the king attacks and nothing defends.
+#[rustfmt::skip]
+pub const THREAT_BY_KING: [S; 1] = [
+    S(   0,    0),
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -514,6 +542,10 @@ pub fn param_set() -> ParamSet {
             term("king.shield_file", "Pawn shield by file, added to king.shield: per file at or next to the king, by the file's distance from the edge (a/h, b/g, c/f, d/e: 8 entries each), then the relative rank of the nearest own pawn ahead (0 = none). Edge files shelter differently from centre files (Ethereal's shelter table).", Shape::List, true, true, -300, 300, &KING_SHIELD_FILE, &[7, 15, 23, 31]),
             term("king.shield_king_file", "Pawn shield on the king's own file, added to king.shield: by the relative rank of the nearest own pawn ahead (0 = none).", Shape::List, true, true, -300, 300, &KING_SHIELD_KING_FILE, &[7]),
             term("king.storm_blocked", "Pawn storm that an own pawn blocks, added to king.storm: per file at or next to the king whose nearest enemy pawn stands right in front of the nearest own pawn, by the enemy pawn's relative rank (from the defender's side). A blocked pawn cannot open the file.", Shape::List, true, true, -300, 300, &KING_STORM_BLOCKED, &[0, 1, 7]),
+            term("minor.king_distance", "Knight or bishop by its distance to its own king (king steps): far from the king it defends it less.", Shape::List, true, true, -300, 300, &MINOR_KING_DISTANCE, &[0]),
+            term("bishop.rammed_pawns", "Bishop, per own pawn on squares of its colour that an enemy pawn blocks (fixed pawns hem the bishop in).", Shape::Scalar, true, true, -300, 300, &BISHOP_RAMMED_PAWNS, &[]),
+            term("bishop.long_diagonal", "Bishop on a long diagonal outside the centre that sees both of its centre squares past any pieces but pawns.", Shape::Scalar, true, true, -300, 300, &BISHOP_LONG_DIAGONAL, &[]),
+            term("threat.by_king", "Per enemy piece or pawn that the king attacks and nothing defends.", Shape::Scalar, true, true, -300, 300, &THREAT_BY_KING, &[]),
         ],
     }
 }

@@ -1,6 +1,7 @@
 //! Material, piece-square tables, mobility, material imbalance (knights and rooks by the own pawn
 //! count), and the minor/major piece terms (bishop pair, rooks on open files, outposts, minor
-//! pieces behind pawns).
+//! pieces behind pawns, a minor piece's distance to its king, bishops hemmed in by rammed pawns or
+//! on a long diagonal).
 
 use crate::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::board::Position;
@@ -40,6 +41,10 @@ pub fn material_and_placement<A: Accumulator>(pos: &Position, color: Color, acc:
     }
 }
 
+/// The two long diagonals (a1-h8, a8-h1) and the four centre squares.
+const LONG_DIAGONALS: Bitboard = Bitboard(0x8040_2010_0804_0201 | 0x0102_0408_1020_4080);
+const CENTRE: Bitboard = Bitboard(0x0000_0018_1800_0000);
+
 /// A minor piece on the relative fourth to sixth rank, defended by an own pawn, where no enemy
 /// pawn can ever attack it.
 fn is_outpost(color: Color, sq: Square, own_pawn_attacks: Bitboard, their_pawns: Bitboard) -> bool {
@@ -65,6 +70,14 @@ pub fn pieces<A: Accumulator>(pos: &Position, color: Color, info: &mut AttackInf
     if behind_pawn > 0 {
         acc.add(color, idx::MINOR_BEHIND_PAWN, behind_pawn);
     }
+    // Minor pieces far from their king defend it less (Stockfish's king protector).
+    let king = pos.king_square(color);
+    for sq in minors {
+        acc.add(color, idx::MINOR_KING_DISTANCE + (king.distance(sq) as usize).min(7), 1);
+    }
+    // Own pawns an enemy pawn blocks: fixed on their square, they hem in a bishop of that colour.
+    let rammed = own_pawns & their_pawns.forward(them);
+    let pawns = own_pawns | their_pawns;
 
     for sq in pos.pieces(color, PieceType::Knight) {
         let attacks = knight_attacks(sq);
@@ -81,6 +94,20 @@ pub fn pieces<A: Accumulator>(pos: &Position, color: Color, info: &mut AttackInf
         acc.add(color, idx::MOBILITY_BISHOP + (attacks & area).count() as usize, 1);
         if is_outpost(color, sq, own_pawn_attacks, their_pawns) {
             acc.add(color, idx::BISHOP_OUTPOST, 1);
+        }
+        let own_colour = if Bitboard::DARK_SQUARES.contains(sq) {
+            Bitboard::DARK_SQUARES
+        } else {
+            !Bitboard::DARK_SQUARES
+        };
+        let hemmed = (rammed & own_colour).count() as i32;
+        if hemmed > 0 {
+            acc.add(color, idx::BISHOP_RAMMED_PAWNS, hemmed);
+        }
+        // On a long diagonal off the centre, seeing both of its centre squares past any pieces but
+        // pawns: the bishop bears on the centre and on the far corner.
+        if (LONG_DIAGONALS & !CENTRE).contains(sq) && (bishop_attacks(sq, pawns) & CENTRE).more_than_one() {
+            acc.add(color, idx::BISHOP_LONG_DIAGONAL, 1);
         }
     }
     if bishops.more_than_one() {
@@ -121,6 +148,41 @@ mod tests {
         assert_eq!(coefficient(behind, idx::MINOR_BEHIND_PAWN), 1);
         let black = "2b1k3/8/3n4/3p4/8/8/8/4K3 w - - 0 1";
         assert_eq!(coefficient(black, idx::MINOR_BEHIND_PAWN), -1);
+    }
+
+    #[test]
+    fn minor_pieces_are_scored_by_their_distance_to_the_king() {
+        // White king e1: knight g1 two steps away, bishop c4 three; Black king e8: knight b8 three.
+        let fen = "1n2k3/8/8/8/2B5/8/8/4K1N1 w - - 0 1";
+        assert_eq!(coefficient(fen, idx::MINOR_KING_DISTANCE + 2), 1);
+        assert_eq!(coefficient(fen, idx::MINOR_KING_DISTANCE + 3), 0);
+        assert!((4..8).all(|d| coefficient(fen, idx::MINOR_KING_DISTANCE + d) == 0));
+    }
+
+    #[test]
+    fn bishops_are_hemmed_in_by_rammed_pawns_of_their_colour() {
+        // White pawns d3 (light) and e3 (dark) blocked by d4 and e4; the bishop c1 is dark.
+        let fen = "4k3/8/8/8/3pp3/3PP3/8/2B1K3 w - - 0 1";
+        assert_eq!(coefficient(fen, idx::BISHOP_RAMMED_PAWNS), 1);
+        // Black's light bishop f5 and its rammed light pawn e4 cancel White's.
+        let both = "4k3/8/8/5b2/3pp3/3PP3/8/2B1K3 w - - 0 1";
+        assert_eq!(coefficient(both, idx::BISHOP_RAMMED_PAWNS), 0);
+        // Unblocked pawns of the bishop's colour do not count.
+        let free = "4k3/8/8/8/8/4P3/8/2B1K3 w - - 0 1";
+        assert_eq!(coefficient(free, idx::BISHOP_RAMMED_PAWNS), 0);
+    }
+
+    #[test]
+    fn a_bishop_on_a_long_diagonal_needs_both_centre_squares_in_view() {
+        // b2 sees d4 and e5 on the a1-h8 diagonal (pawns a7 and h2 keep the position out of the
+        // known endgames, which are scored without the terms).
+        assert_eq!(coefficient("4k3/p7/8/8/8/8/1B5P/4K3 w - - 0 1", idx::BISHOP_LONG_DIAGONAL), 1);
+        // Past pieces but not past pawns: a knight on c3 is looked through, a pawn is not.
+        assert_eq!(coefficient("4k3/p7/8/8/8/2N5/1B5P/4K3 w - - 0 1", idx::BISHOP_LONG_DIAGONAL), 1);
+        assert_eq!(coefficient("4k3/p7/8/8/8/2P5/1B5P/4K3 w - - 0 1", idx::BISHOP_LONG_DIAGONAL), 0);
+        // In the centre itself, or off the long diagonals: nothing.
+        assert_eq!(coefficient("4k3/p7/8/8/3B4/8/7P/4K3 w - - 0 1", idx::BISHOP_LONG_DIAGONAL), 0);
+        assert_eq!(coefficient("4k3/p7/8/8/8/8/2B4P/4K3 w - - 0 1", idx::BISHOP_LONG_DIAGONAL), 0);
     }
 
     #[test]

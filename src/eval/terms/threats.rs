@@ -1,5 +1,5 @@
 //! Threats: enemy pieces attacked by our pawns, minor pieces and rooks (by victim), enemy pieces
-//! attacked and not defended (hanging), pawn pushes that would attack a piece, and heavy pieces
+//! attacked and not defended (hanging, and by the king), pawn pushes that would attack a piece, and heavy pieces
 //! on the seventh rank. Read after every piece's attacks are recorded in [`AttackInfo`].
 
 use crate::board::Position;
@@ -38,9 +38,15 @@ pub fn threats<A: Accumulator>(pos: &Position, color: Color, info: &AttackInfo, 
     }
 
     // Hanging: attacked and not defended at all (pawns only when no other defence applies).
-    let hanging = (enemies & info.all[us_i] & !info.all[them_i]).count() as i32;
+    let undefended = enemies & !info.all[them_i];
+    let hanging = (undefended & info.all[us_i]).count() as i32;
     if hanging > 0 {
         acc.add(color, idx::THREAT_HANGING, hanging);
+    }
+    // Undefended pieces and pawns the king attacks (mostly an endgame matter).
+    let by_king = (undefended & attacks[PieceType::King.index()]).count() as i32;
+    if by_king > 0 {
+        acc.add(color, idx::THREAT_BY_KING, by_king);
     }
 
     // Safe pawn pushes (one step, to a square no enemy pawn attacks and that is defended or not
@@ -73,6 +79,14 @@ pub fn threats<A: Accumulator>(pos: &Position, color: Color, info: &AttackInfo, 
 mod tests {
     use crate::eval::baked::idx;
     use crate::eval::tests::coefficient;
+
+    #[test]
+    fn the_king_threatens_what_nothing_defends() {
+        // White king e4 next to the undefended knight d5 (the pawns keep it out of the known endgames).
+        assert_eq!(coefficient("4k3/7p/8/3n4/4K3/8/P7/8 w - - 0 1", idx::THREAT_BY_KING), 1);
+        // Defended by the pawn c6: no threat.
+        assert_eq!(coefficient("4k3/7p/2p5/3n4/4K3/8/P7/8 w - - 0 1", idx::THREAT_BY_KING), 0);
+    }
 
     #[test]
     fn a_pawn_attacking_an_undefended_knight_is_a_threat_and_hanging() {
