@@ -439,46 +439,46 @@ pub const KING_PAWN_DISTANCE: [S; 8] = [
 /// Pawn shield by file, added to king.shield: per file at or next to the king, by the file's distance from the edge (a/h, b/g, c/f, d/e: 8 entries each), then the relative rank of the nearest own pawn ahead (0 = none). Edge files shelter differently from centre files (Ethereal's shelter table).
 #[rustfmt::skip]
 pub const KING_SHIELD_FILE: [S; 32] = [
-    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
-    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
-    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
-    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(   7,   -1), S(  -1,  -19), S(  11,  -12), S(  12,   -3), S(  11,   -3), S(  -1,    8), S(   8,   31), S(   0,    0),
+    S(  -9,    5), S(  -8,    3), S(  -3,   -3), S( -14,    7), S( -12,   15), S(  -4,   17), S(  59,   37), S(   0,    0),
+    S(   8,    9), S(  10,   12), S(  10,    7), S(  15,   10), S(   9,   11), S(  32,   -3), S(  21,   16), S(   0,    0),
+    S(  -2,    2), S(  -6,    8), S(  -8,    2), S(  -2,    4), S(   9,   -7), S( -24,    9), S(  30,   13), S(   0,    0),
 ];
 
 /// Pawn shield on the king's own file, added to king.shield: by the relative rank of the nearest own pawn ahead (0 = none).
 #[rustfmt::skip]
 pub const KING_SHIELD_KING_FILE: [S; 8] = [
-    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(  -9,    3), S(   2,   -4), S(   5,    5), S(  -3,    4), S(  -7,    3), S(   0,   -2), S(  32,    4), S(   0,    0),
 ];
 
 /// Pawn storm that an own pawn blocks, added to king.storm: per file at or next to the king whose nearest enemy pawn stands right in front of the nearest own pawn, by the enemy pawn's relative rank (from the defender's side). A blocked pawn cannot open the file.
 #[rustfmt::skip]
 pub const KING_STORM_BLOCKED: [S; 8] = [
-    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(   0,    0), S(   6,  -42), S(  10,  -13), S(   2,  -14), S(  -7,   -5), S(  41,  -21), S(   0,    0),
 ];
 
 /// Knight or bishop by its distance to its own king (king steps): far from the king it defends it less.
 #[rustfmt::skip]
 pub const MINOR_KING_DISTANCE: [S; 8] = [
-    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(  -7,    9), S(  -7,   10), S(  -8,    9), S(  -8,    6), S(  -9,    2), S( -16,    4), S( -43,   -2),
 ];
 
 /// Bishop, per own pawn on squares of its colour that an enemy pawn blocks (fixed pawns hem the bishop in).
 #[rustfmt::skip]
 pub const BISHOP_RAMMED_PAWNS: [S; 1] = [
-    S(   0,    0),
+    S(  -4,   -9),
 ];
 
 /// Bishop on a long diagonal outside the centre that sees both of its centre squares past any pieces but pawns.
 #[rustfmt::skip]
 pub const BISHOP_LONG_DIAGONAL: [S; 1] = [
-    S(   0,    0),
+    S(   9,   -4),
 ];
 
 /// Per enemy piece or pawn that the king attacks and nothing defends.
 #[rustfmt::skip]
 pub const THREAT_BY_KING: [S; 1] = [
-    S(   0,    0),
+    S(  43,    3),
 ];
 
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
