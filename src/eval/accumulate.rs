@@ -8,7 +8,7 @@ use crate::types::{Bitboard, Color};
 use super::accumulator::Accumulator;
 use super::pawn_cache::{PawnCache, PawnEntry};
 use super::score::S;
-use super::terms::pawns;
+use super::terms::{king, pawns};
 use super::weights::{Weights, MAX_KING_UNITS};
 
 /// Attack units of a feature list under some weights, clamped to the curve's range.
@@ -62,9 +62,25 @@ impl Accumulator for Sum<'_> {
         }
         let mut part = Sum::new(self.weights);
         let passed = pawns::structure_both(pos, &mut part);
-        cache.store(PawnEntry { key, score: part.score, passed });
+        cache.store(PawnEntry::new(key, part.score, passed));
         self.score += part.score;
         passed
+    }
+
+    #[inline]
+    fn king_pawns(&mut self, pos: &Position, color: Color) {
+        let Some(cache) = self.pawns.as_deref_mut() else {
+            return king::king_pawns(pos, color, self);
+        };
+        let (key, king) = (pos.pawn_key(), pos.king_square(color));
+        if let Some(score) = cache.probe_king(key, color, king) {
+            self.score += score;
+            return;
+        }
+        let mut part = Sum::new(self.weights);
+        king::king_pawns(pos, color, &mut part);
+        cache.store_king(key, color, king, part.score);
+        self.score += part.score;
     }
 }
 
@@ -128,6 +144,10 @@ impl Accumulator for Tracer {
     fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2] {
         pawns::structure_both(pos, self)
     }
+
+    fn king_pawns(&mut self, pos: &Position, color: Color) {
+        king::king_pawns(pos, color, self)
+    }
 }
 
 /// Sums weights per term and colour, for the `eval` command's table.
@@ -154,5 +174,9 @@ impl Accumulator for Breakdown<'_> {
 
     fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2] {
         pawns::structure_both(pos, self)
+    }
+
+    fn king_pawns(&mut self, pos: &Position, color: Color) {
+        king::king_pawns(pos, color, self)
     }
 }

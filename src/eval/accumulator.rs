@@ -20,4 +20,11 @@ pub trait Accumulator {
     fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2]
     where
         Self: Sized;
+
+    /// `color`'s king-and-pawn terms (`terms::king::king_pawns`, called with this accumulator):
+    /// they depend on the pawns and that king's square alone, so an accumulator with a pawn cache
+    /// may answer from it instead.
+    fn king_pawns(&mut self, pos: &Position, color: Color)
+    where
+        Self: Sized;
 }

@@ -65,8 +65,7 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, acc: &mut A) -> EvalContext
     for color in Color::ALL {
         terms::pieces::material_and_placement(pos, color, acc);
         terms::pieces::pieces(pos, color, &mut info, acc);
-        terms::king::pawn_shelter(pos, color, acc);
-        terms::king::pawn_distance(pos, color, acc);
+        acc.king_pawns(pos, color);
     }
     // The passed pawns' safe squares need both sides' attacks.
     for color in Color::ALL {

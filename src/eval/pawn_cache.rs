@@ -1,9 +1,11 @@
 //! The pawn-structure cache: the pawn-only terms of a position depend on the pawns alone, and
 //! searches meet the same few pawn structures again and again, so their score and passed pawns
-//! are kept under the position's pawn key. One cache per search thread, fresh for every search
-//! (so it can never hold scores from other weights).
+//! are kept under the position's pawn key. Each side's king-and-pawn terms (shelter, storm, the
+//! nearest pawn) depend on the pawns and that king's square alone, and kings move rarely, so the
+//! entry also keeps them for the king square they were computed on. One cache per search thread,
+//! fresh for every search (so it can never hold scores from other weights).
 
-use crate::types::Bitboard;
+use crate::types::{Bitboard, Color, Square};
 
 use super::score::S;
 
@@ -19,6 +21,20 @@ pub struct PawnEntry {
     pub score: S,
     /// The passed pawns of [White, Black].
     pub passed: [Bitboard; 2],
+    /// Per colour: the king square `king_pawns` was computed on, or [`NO_KING`].
+    pub king_squares: [u8; 2],
+    /// Per colour: that side's king-and-pawn terms (White minus Black, as every score here).
+    pub king_pawns: [S; 2],
+}
+
+/// No king-and-pawn score kept for this colour yet.
+pub const NO_KING: u8 = 64;
+
+impl PawnEntry {
+    /// A fresh entry for the pawn-only terms, with no king-and-pawn scores yet.
+    pub fn new(key: u64, score: S, passed: [Bitboard; 2]) -> PawnEntry {
+        PawnEntry { key, score, passed, king_squares: [NO_KING; 2], king_pawns: [S::ZERO; 2] }
+    }
 }
 
 /// A direct-mapped table of pawn entries; a cache with no entries stores nothing.
@@ -65,6 +81,25 @@ impl PawnCache {
             self.entries[slot] = entry;
         }
     }
+
+    /// `color`'s king-and-pawn score under `key` with its king on `king`, if kept.
+    #[inline]
+    pub fn probe_king(&self, key: u64, color: Color, king: Square) -> Option<S> {
+        let entry = self.probe(key)?;
+        (entry.king_squares[color.index()] == king.index() as u8).then_some(entry.king_pawns[color.index()])
+    }
+
+    /// Keeps `color`'s king-and-pawn score for `king` in the entry under `key` (nothing if that
+    /// entry has since been replaced).
+    #[inline]
+    pub fn store_king(&mut self, key: u64, color: Color, king: Square, score: S) {
+        if self.probe(key).is_some() {
+            let slot = self.slot(key);
+            let entry = &mut self.entries[slot];
+            entry.king_squares[color.index()] = king.index() as u8;
+            entry.king_pawns[color.index()] = score;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -74,8 +109,7 @@ mod tests {
     #[test]
     fn an_entry_is_found_under_its_own_key_only() {
         let mut cache = PawnCache::new(4);
-        let entry =
-            PawnEntry { key: 0x1234_5678_0000_0001, score: S(3, -4), passed: [Bitboard(1), Bitboard(2)] };
+        let entry = PawnEntry::new(0x1234_5678_0000_0001, S(3, -4), [Bitboard(1), Bitboard(2)]);
         cache.store(entry);
         let found = cache.probe(entry.key).expect("stored");
         assert_eq!((found.score, found.passed), (S(3, -4), [Bitboard(1), Bitboard(2)]));
@@ -90,10 +124,30 @@ mod tests {
     #[test]
     fn a_disabled_cache_stores_nothing_and_key_zero_never_hits() {
         let mut off = PawnCache::disabled();
-        off.store(PawnEntry { key: 7, ..Default::default() });
+        off.store(PawnEntry::new(7, S::ZERO, [Bitboard::EMPTY; 2]));
         assert!(!off.is_enabled() && off.probe(7).is_none());
         let on = PawnCache::new(3);
         assert!(on.is_enabled());
         assert!(on.probe(0).is_none(), "an empty slot must not answer for key 0");
+    }
+
+    #[test]
+    fn a_king_score_is_kept_per_colour_and_king_square() {
+        let mut cache = PawnCache::new(4);
+        let key = 0x77;
+        let (g1, h1) = (Square::new(6), Square::new(7));
+        // No entry under the key: nothing is kept.
+        cache.store_king(key, Color::White, g1, S(1, 1));
+        assert!(cache.probe_king(key, Color::White, g1).is_none());
+        cache.store(PawnEntry::new(key, S::ZERO, [Bitboard::EMPTY; 2]));
+        assert!(cache.probe_king(key, Color::White, g1).is_none(), "a fresh entry keeps no king score");
+        cache.store_king(key, Color::White, g1, S(5, -2));
+        assert_eq!(cache.probe_king(key, Color::White, g1), Some(S(5, -2)));
+        // Another king square or the other colour: a miss.
+        assert!(cache.probe_king(key, Color::White, h1).is_none());
+        assert!(cache.probe_king(key, Color::Black, g1).is_none());
+        // A new entry for the structure forgets the king scores.
+        cache.store(PawnEntry::new(key, S::ZERO, [Bitboard::EMPTY; 2]));
+        assert!(cache.probe_king(key, Color::White, g1).is_none());
     }
 }

@@ -10,6 +10,13 @@ use crate::types::{Bitboard, Color, PieceType, Square};
 
 use super::AttackInfo;
 
+/// The terms that depend on the pawns and `color`'s king square alone (kept in the pawn cache
+/// per king square): the shelter and storm, and the distance to the nearest pawn.
+pub fn king_pawns<A: Accumulator>(pos: &Position, color: Color, acc: &mut A) {
+    pawn_shelter(pos, color, acc);
+    pawn_distance(pos, color, acc);
+}
+
 /// Shield and storm on the king's file and its neighbours. The shield is scored by rank, refined
 /// by the file's distance from the edge and on the king's own file (a pawn on g2 shelters a king
 /// on g1 more than one on d2 shelters a king on d1); the storm by rank, refined when an own pawn
