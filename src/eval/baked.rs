@@ -66,8 +66,12 @@ pub mod idx {
     pub const BISHOP_RAMMED_PAWNS: usize = 641;
     pub const BISHOP_LONG_DIAGONAL: usize = 642;
     pub const THREAT_BY_KING: usize = 643;
+    pub const BISHOP_KING_RING: usize = 644;
+    pub const ROOK_KING_RING: usize = 645;
+    pub const QUEEN_RELATIVE_PIN: usize = 646;
+    pub const KING_DEFENDERS: usize = 647;
     /// Number of elements in all.
-    pub const COUNT: usize = 644;
+    pub const COUNT: usize = 655;
 }
 
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
@@ -481,6 +485,30 @@ pub const THREAT_BY_KING: [S; 1] = [
     S(  43,    3),
 ];
 
+/// Bishop that does not reach the enemy king's zone but whose diagonal, past any pieces but pawns, points at a square next to that king.
+#[rustfmt::skip]
+pub const BISHOP_KING_RING: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Rook that does not reach the enemy king's zone but whose file or rank, past any pieces but pawns, points at a square next to that king.
+#[rustfmt::skip]
+pub const ROOK_KING_RING: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Queen on a line with an enemy bishop or rook (along the line that piece moves on) with exactly one piece between: a pin or a discovered attack waits.
+#[rustfmt::skip]
+pub const QUEEN_RELATIVE_PIN: [S; 1] = [
+    S(   0,    0),
+];
+
+/// King by the number of own knights, bishops and pawns next to it (7 counts 7 or 8); 0 is the reference.
+#[rustfmt::skip]
+pub const KING_DEFENDERS: [S; 8] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -546,6 +574,10 @@ pub fn param_set() -> ParamSet {
             term("bishop.rammed_pawns", "Bishop, per own pawn on squares of its colour that an enemy pawn blocks (fixed pawns hem the bishop in).", Shape::Scalar, true, true, -300, 300, &BISHOP_RAMMED_PAWNS, &[]),
             term("bishop.long_diagonal", "Bishop on a long diagonal outside the centre that sees both of its centre squares past any pieces but pawns.", Shape::Scalar, true, true, -300, 300, &BISHOP_LONG_DIAGONAL, &[]),
             term("threat.by_king", "Per enemy piece or pawn that the king attacks and nothing defends.", Shape::Scalar, true, true, -300, 300, &THREAT_BY_KING, &[]),
+            term("bishop.king_ring", "Bishop that does not reach the enemy king's zone but whose diagonal, past any pieces but pawns, points at a square next to that king.", Shape::Scalar, true, true, -300, 300, &BISHOP_KING_RING, &[]),
+            term("rook.king_ring", "Rook that does not reach the enemy king's zone but whose file or rank, past any pieces but pawns, points at a square next to that king.", Shape::Scalar, true, true, -300, 300, &ROOK_KING_RING, &[]),
+            term("queen.relative_pin", "Queen on a line with an enemy bishop or rook (along the line that piece moves on) with exactly one piece between: a pin or a discovered attack waits.", Shape::Scalar, true, true, -300, 300, &QUEEN_RELATIVE_PIN, &[]),
+            term("king.defenders", "King by the number of own knights, bishops and pawns next to it (7 counts 7 or 8); 0 is the reference.", Shape::List, true, true, -300, 300, &KING_DEFENDERS, &[0]),
         ],
     }
 }

@@ -51,6 +51,34 @@ const fn tables() -> [[[u64; 64]; 2]; 3] {
 
 static SPANS: [[[u64; 64]; 2]; 3] = tables();
 
+/// Squares exactly two king steps from each square (the king zone's outer ring).
+const fn rings() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut to: usize = 0;
+        while to < 64 {
+            let df = (sq % 8) as i32 - (to % 8) as i32;
+            let dr = (sq / 8) as i32 - (to / 8) as i32;
+            let (df, dr) = (if df < 0 { -df } else { df }, if dr < 0 { -dr } else { dr });
+            if (if df > dr { df } else { dr }) == 2 {
+                t[sq] |= 1u64 << to;
+            }
+            to += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static OUTER_RINGS: [u64; 64] = rings();
+
+/// Squares exactly two king steps from `sq`.
+#[inline(always)]
+pub fn outer_ring(sq: Square) -> Bitboard {
+    Bitboard(OUTER_RINGS[sq.index()])
+}
+
 /// Squares ahead of `sq` on its file.
 #[inline(always)]
 pub fn front_span(color: Color, sq: Square) -> Bitboard {
@@ -95,5 +123,17 @@ mod tests {
         assert_eq!(attack_span(Color::Black, e4).count(), 6);
         assert_eq!(adjacent_files(0), Bitboard::file(1));
         assert!(front_span(Color::White, "e8".parse().unwrap()).is_empty());
+    }
+
+    #[test]
+    fn the_outer_ring_is_what_two_king_steps_reach_and_one_does_not() {
+        use crate::attacks::king_attacks;
+        for sq in (0..64).map(Square::new) {
+            let inner = king_attacks(sq);
+            let two = inner.into_iter().fold(Bitboard::EMPTY, |b, s| b | king_attacks(s));
+            assert_eq!(outer_ring(sq), two & !inner & !Bitboard::from_square(sq), "{sq:?}");
+        }
+        assert_eq!(outer_ring("e4".parse().unwrap()).count(), 16);
+        assert_eq!(outer_ring("a1".parse().unwrap()).count(), 5);
     }
 }

@@ -44,12 +44,8 @@ impl AttackInfo {
         for color in Color::ALL {
             let king = pos.king_square(color);
             let inner = crate::attacks::king_attacks(king);
-            let mut outer = Bitboard::EMPTY;
-            for sq in inner {
-                outer |= crate::attacks::king_attacks(sq);
-            }
             info.inner_ring[color.index()] = inner;
-            info.outer_ring[color.index()] = outer & !inner & !Bitboard::from_square(king);
+            info.outer_ring[color.index()] = crate::eval::masks::outer_ring(king);
             let own_pawns = pos.pieces(color, PieceType::Pawn);
             let pawns = pawn_attacks_all(color, own_pawns);
             let up = own_pawns.forward(color);

@@ -1,7 +1,8 @@
 //! Material, piece-square tables, mobility, material imbalance (knights and rooks by the own pawn
 //! count), and the minor/major piece terms (bishop pair, rooks on open files, outposts, minor
 //! pieces behind pawns, a minor piece's distance to its king, bishops hemmed in by rammed pawns or
-//! on a long diagonal).
+//! on a long diagonal, bishops and rooks aimed at the enemy king past pieces, the queen's relative
+//! pins, the king's minor-piece and pawn defenders).
 
 use crate::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
 use crate::board::Position;
@@ -75,9 +76,16 @@ pub fn pieces<A: Accumulator>(pos: &Position, color: Color, info: &mut AttackInf
     for sq in minors {
         acc.add(color, idx::MINOR_KING_DISTANCE + (king.distance(sq) as usize).min(7), 1);
     }
+    // Knights, bishops and pawns next to the king shield it and cover the squares around it.
+    let defenders = ((minors | own_pawns) & info.inner_ring[color.index()]).count() as usize;
+    acc.add(color, idx::KING_DEFENDERS + defenders.min(7), 1);
     // Own pawns an enemy pawn blocks: fixed on their square, they hem in a bishop of that colour.
     let rammed = own_pawns & their_pawns.forward(them);
     let pawns = own_pawns | their_pawns;
+    // The enemy king's zone, and the squares next to it that a slider aimed past pieces (but not
+    // pawns) would reach once those pieces move (Stockfish's bishop and rook on the king ring).
+    let their_zone = info.inner_ring[them.index()] | info.outer_ring[them.index()];
+    let their_ring = info.inner_ring[them.index()];
 
     for sq in pos.pieces(color, PieceType::Knight) {
         let attacks = knight_attacks(sq);
@@ -106,8 +114,12 @@ pub fn pieces<A: Accumulator>(pos: &Position, color: Color, info: &mut AttackInf
         }
         // On a long diagonal off the centre, seeing both of its centre squares past any pieces but
         // pawns: the bishop bears on the centre and on the far corner.
-        if (LONG_DIAGONALS & !CENTRE).contains(sq) && (bishop_attacks(sq, pawns) & CENTRE).more_than_one() {
+        let through_pieces = bishop_attacks(sq, pawns);
+        if (LONG_DIAGONALS & !CENTRE).contains(sq) && (through_pieces & CENTRE).more_than_one() {
             acc.add(color, idx::BISHOP_LONG_DIAGONAL, 1);
+        }
+        if (attacks & their_zone).is_empty() && (through_pieces & their_ring).any() {
+            acc.add(color, idx::BISHOP_KING_RING, 1);
         }
     }
     if bishops.more_than_one() {
@@ -122,12 +134,31 @@ pub fn pieces<A: Accumulator>(pos: &Position, color: Color, info: &mut AttackInf
             let open = (file & their_pawns).is_empty();
             acc.add(color, if open { idx::ROOK_OPEN_FILE } else { idx::ROOK_SEMI_OPEN_FILE }, 1);
         }
+        if (attacks & their_zone).is_empty() && (rook_attacks(sq, pawns) & their_ring).any() {
+            acc.add(color, idx::ROOK_KING_RING, 1);
+        }
     }
     for sq in pos.pieces(color, PieceType::Queen) {
         let attacks = queen_attacks(sq, occ);
         info.record(color, PieceType::Queen, attacks);
         acc.add(color, idx::MOBILITY_QUEEN + (attacks & area).count() as usize, 1);
+        if relatively_pinned(pos, them, sq) {
+            acc.add(color, idx::QUEEN_RELATIVE_PIN, 1);
+        }
     }
+}
+
+/// Whether an enemy (`them`) bishop or rook stands on a line with the piece on `sq`, along a line
+/// it moves on, with exactly one piece of either colour between (a pin, or a discovered attack).
+fn relatively_pinned(pos: &Position, them: Color, sq: Square) -> bool {
+    let occ = pos.occupied();
+    // Each line's first piece taken away: what the line then reaches beyond it.
+    let rook_direct = rook_attacks(sq, occ);
+    let rook_beyond = rook_attacks(sq, occ & !rook_direct) & !rook_direct;
+    let bishop_direct = bishop_attacks(sq, occ);
+    let bishop_beyond = bishop_attacks(sq, occ & !bishop_direct) & !bishop_direct;
+    (rook_beyond & pos.pieces(them, PieceType::Rook)).any()
+        || (bishop_beyond & pos.pieces(them, PieceType::Bishop)).any()
 }
 
 #[cfg(test)]
@@ -183,6 +214,40 @@ mod tests {
         // In the centre itself, or off the long diagonals: nothing.
         assert_eq!(coefficient("4k3/p7/8/8/3B4/8/7P/4K3 w - - 0 1", idx::BISHOP_LONG_DIAGONAL), 0);
         assert_eq!(coefficient("4k3/p7/8/8/8/8/2B4P/4K3 w - - 0 1", idx::BISHOP_LONG_DIAGONAL), 0);
+    }
+
+    #[test]
+    fn the_king_is_scored_by_its_minor_piece_and_pawn_defenders() {
+        // White king g1 with the knight f1 and pawns f2, g2, h2 next to it (the knight d3 is not);
+        // Black king g8 with pawns f7, g7, h7.
+        let fen = "6k1/5ppp/8/8/8/3N4/5PPP/5NK1 w - - 0 1";
+        assert_eq!(coefficient(fen, idx::KING_DEFENDERS + 4), 1);
+        assert_eq!(coefficient(fen, idx::KING_DEFENDERS + 3), -1);
+        assert!([0, 1, 2, 5, 6, 7].iter().all(|&n| coefficient(fen, idx::KING_DEFENDERS + n) == 0));
+    }
+
+    #[test]
+    fn sliders_aimed_at_the_king_ring_past_pieces_but_not_past_pawns() {
+        // Bishop b1 behind the knight d3 points at h7, next to the king g8; a pawn on d3 blocks it.
+        assert_eq!(coefficient("6k1/5ppp/8/8/8/3N4/P7/1B4K1 w - - 0 1", idx::BISHOP_KING_RING), 1);
+        assert_eq!(coefficient("6k1/5ppp/8/8/8/3P4/P7/1B4K1 w - - 0 1", idx::BISHOP_KING_RING), 0);
+        // A bishop already attacking the king's zone (g6, two steps from g8) is not counted again.
+        assert_eq!(coefficient("6k1/5ppp/8/8/8/8/P7/1B4K1 w - - 0 1", idx::BISHOP_KING_RING), 0);
+        // Rook e1 behind the knight e4 points up the e-file at e7, next to the king e8.
+        assert_eq!(coefficient("4k3/p7/8/8/4N3/8/P7/4R1K1 w - - 0 1", idx::ROOK_KING_RING), 1);
+        assert_eq!(coefficient("4k3/p7/8/8/4P3/8/P7/4R1K1 w - - 0 1", idx::ROOK_KING_RING), 0);
+    }
+
+    #[test]
+    fn a_queen_is_relatively_pinned_with_one_piece_between_it_and_a_slider() {
+        // Queen d1, knight d4, rook d8: one piece between on a rook line.
+        assert_eq!(coefficient("3rk3/p7/8/8/3N4/8/P7/3QK3 w - - 0 1", idx::QUEEN_RELATIVE_PIN), 1);
+        // No piece between (a plain attack) or two: no pin.
+        assert_eq!(coefficient("3rk3/p7/8/8/8/8/P7/3QK3 w - - 0 1", idx::QUEEN_RELATIVE_PIN), 0);
+        assert_eq!(coefficient("3rk3/p7/8/3n4/3N4/8/P7/3QK3 w - - 0 1", idx::QUEEN_RELATIVE_PIN), 0);
+        // A bishop on the diagonal a4-d1 behind the pawn c2 pins; a rook there does not.
+        assert_eq!(coefficient("4k3/p7/8/8/b7/8/P1P5/3QK3 w - - 0 1", idx::QUEEN_RELATIVE_PIN), 1);
+        assert_eq!(coefficient("4k3/p7/8/8/r7/8/P1P5/3QK3 w - - 0 1", idx::QUEEN_RELATIVE_PIN), 0);
     }
 
     #[test]
