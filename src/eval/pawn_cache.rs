@@ -9,7 +9,7 @@ use crate::types::{Bitboard, Color, Square};
 
 use super::score::S;
 
-/// Entries in a search thread's cache (32 bytes each: 256 KiB).
+/// Entries in a search thread's cache (56 bytes each: 448 KiB).
 pub const SEARCH_ENTRIES: usize = 1 << 13;
 
 #[derive(Copy, Clone, Debug, Default)]
