@@ -114,11 +114,11 @@ pub fn pieces<A: Accumulator>(pos: &Position, color: Color, info: &mut AttackInf
         }
         // On a long diagonal off the centre, seeing both of its centre squares past any pieces but
         // pawns: the bishop bears on the centre and on the far corner.
-        let through_pieces = bishop_attacks(sq, pawns);
-        if (LONG_DIAGONALS & !CENTRE).contains(sq) && (through_pieces & CENTRE).more_than_one() {
+        let through_pieces = || bishop_attacks(sq, pawns);
+        if (LONG_DIAGONALS & !CENTRE).contains(sq) && (through_pieces() & CENTRE).more_than_one() {
             acc.add(color, idx::BISHOP_LONG_DIAGONAL, 1);
         }
-        if (attacks & their_zone).is_empty() && (through_pieces & their_ring).any() {
+        if (attacks & their_zone).is_empty() && (through_pieces() & their_ring).any() {
             acc.add(color, idx::BISHOP_KING_RING, 1);
         }
     }
@@ -152,13 +152,18 @@ pub fn pieces<A: Accumulator>(pos: &Position, color: Color, info: &mut AttackInf
 /// it moves on, with exactly one piece of either colour between (a pin, or a discovered attack).
 fn relatively_pinned(pos: &Position, them: Color, sq: Square) -> bool {
     let occ = pos.occupied();
-    // Each line's first piece taken away: what the line then reaches beyond it.
-    let rook_direct = rook_attacks(sq, occ);
-    let rook_beyond = rook_attacks(sq, occ & !rook_direct) & !rook_direct;
-    let bishop_direct = bishop_attacks(sq, occ);
-    let bishop_beyond = bishop_attacks(sq, occ & !bishop_direct) & !bishop_direct;
-    (rook_beyond & pos.pieces(them, PieceType::Rook)).any()
-        || (bishop_beyond & pos.pieces(them, PieceType::Bishop)).any()
+    let rooks = pos.pieces(them, PieceType::Rook);
+    let bishops = pos.pieces(them, PieceType::Bishop);
+    // Each line's first piece taken away: what the line then reaches beyond it. Most queens share
+    // no empty-board line with an enemy slider, so that is checked first (it is cheaper).
+    let on_line = |attacks: fn(Square, Bitboard) -> Bitboard, sliders: Bitboard| {
+        if (attacks(sq, Bitboard::EMPTY) & sliders).is_empty() {
+            return false;
+        }
+        let direct = attacks(sq, occ);
+        (attacks(sq, occ & !direct) & !direct & sliders).any()
+    };
+    on_line(rook_attacks, rooks) || on_line(bishop_attacks, bishops)
 }
 
 #[cfg(test)]
