@@ -8,6 +8,7 @@ use crate::types::{Bitboard, Color};
 use super::accumulator::Accumulator;
 use super::pawn_cache::{PawnCache, PawnEntry};
 use super::score::S;
+use super::terms::complexity::{self, FEATURES as COMPLEXITY_FEATURES};
 use super::terms::{king, pawns};
 use super::weights::{Weights, MAX_KING_UNITS};
 
@@ -47,6 +48,12 @@ impl Accumulator for Sum<'_> {
     fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]) {
         let u = king_units(self.weights, features);
         self.score -= S(self.weights.curve_mg[u], self.weights.curve_eg[u]) * defender.sign();
+    }
+
+    #[inline]
+    fn complexity(&mut self, counts: [i32; COMPLEXITY_FEATURES]) {
+        let c = complexity::value(self.weights, counts);
+        self.score += S(0, complexity::adjustment(self.score.eg(), c));
     }
 
     #[inline]
@@ -95,6 +102,8 @@ pub struct Tracer {
     pub linear: Vec<(u16, i16)>,
     /// King-safety features (element, count) per defending colour.
     pub king_features: [Vec<(u16, i16)>; 2],
+    /// The end game's complexity counts (zero in a known end game with an exact score).
+    pub complexity: [i16; COMPLEXITY_FEATURES],
 }
 
 impl Tracer {
@@ -104,12 +113,15 @@ impl Tracer {
             touched: vec![0; elements.div_ceil(64)],
             linear: Vec::with_capacity(64),
             king_features: [Vec::new(), Vec::new()],
+            complexity: [0; COMPLEXITY_FEATURES],
         }
     }
 
-    /// Forgets the king features of the previous position (a known endgame records none).
+    /// Forgets the king features and complexity of the previous position (a known endgame
+    /// records none).
     pub fn start(&mut self) {
         self.king_features.iter_mut().for_each(Vec::clear);
+        self.complexity = [0; COMPLEXITY_FEATURES];
     }
 
     /// Turns the dense coefficients into the sorted sparse `linear` list and clears them.
@@ -141,6 +153,10 @@ impl Accumulator for Tracer {
         list.extend(features.iter().filter(|f| f.1 != 0).map(|&(i, n)| (i as u16, n as i16)));
     }
 
+    fn complexity(&mut self, counts: [i32; COMPLEXITY_FEATURES]) {
+        self.complexity = counts.map(|n| n as i16);
+    }
+
     fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2] {
         pawns::structure_both(pos, self)
     }
@@ -159,6 +175,8 @@ pub struct Breakdown<'w> {
     pub per_term: Vec<[S; 2]>,
     /// King-safety curve penalty per defending colour (as a negative score for that colour).
     pub king_safety: [S; 2],
+    /// What the end game's complexity added (White's view; end game only).
+    pub complexity: S,
 }
 
 impl Accumulator for Breakdown<'_> {
@@ -170,6 +188,13 @@ impl Accumulator for Breakdown<'_> {
     fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]) {
         let u = king_units(self.weights, features);
         self.king_safety[defender.index()] = -S(self.weights.curve_mg[u], self.weights.curve_eg[u]);
+    }
+
+    fn complexity(&mut self, counts: [i32; COMPLEXITY_FEATURES]) {
+        // Every other term's end-game sum, White's view, as `Sum` has it when it gets here.
+        let terms: S = self.per_term.iter().fold(S::ZERO, |t, &[w, b]| t + w - b);
+        let eg = (terms + self.king_safety[0] - self.king_safety[1]).eg();
+        self.complexity = S(0, complexity::adjustment(eg, complexity::value(self.weights, counts)));
     }
 
     fn pawn_structure(&mut self, pos: &Position) -> [Bitboard; 2] {

@@ -5,6 +5,8 @@
 use crate::board::Position;
 use crate::types::{Bitboard, Color};
 
+use super::terms::complexity::FEATURES as COMPLEXITY_FEATURES;
+
 pub trait Accumulator {
     /// `count` times element `index` for `color` (White's count adds, Black's subtracts).
     fn add(&mut self, color: Color, index: usize, count: i32);
@@ -12,6 +14,10 @@ pub trait Accumulator {
     /// The king-safety penalty of `defender`: its attack units are the weighted sum of the
     /// features (element, count), mapped through the king-safety curve.
     fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]);
+
+    /// The end game's complexity from its counts (`terms::complexity`): applied last, to the
+    /// end-game score of every other term.
+    fn complexity(&mut self, counts: [i32; COMPLEXITY_FEATURES]);
 
     /// Both sides' pawn-only terms (`terms::pawns::structure_both`, called with this
     /// accumulator); returns the passed pawns of [White, Black]. An accumulator with a pawn cache

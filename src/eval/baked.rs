@@ -70,8 +70,12 @@ pub mod idx {
     pub const ROOK_KING_RING: usize = 645;
     pub const QUEEN_RELATIVE_PIN: usize = 646;
     pub const KING_DEFENDERS: usize = 647;
+    pub const COMPLEXITY_PAWNS: usize = 655;
+    pub const COMPLEXITY_BOTH_FLANKS: usize = 656;
+    pub const COMPLEXITY_PAWNS_ONLY: usize = 657;
+    pub const COMPLEXITY_OFFSET: usize = 658;
     /// Number of elements in all.
-    pub const COUNT: usize = 655;
+    pub const COUNT: usize = 659;
 }
 
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
@@ -509,6 +513,30 @@ pub const KING_DEFENDERS: [S; 8] = [
     S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
 ];
 
+/// End-game complexity (Ethereal's): end-game centipawns per pawn on the board; the sum of the complexity terms moves the end-game score away from a draw, or toward it by at most the score itself.
+#[rustfmt::skip]
+pub const COMPLEXITY_PAWNS: [S; 1] = [
+    S(   0,    0),
+];
+
+/// End-game complexity: pawns on both the queen's side (files a-d) and the king's side (files e-h).
+#[rustfmt::skip]
+pub const COMPLEXITY_BOTH_FLANKS: [S; 1] = [
+    S(   0,    0),
+];
+
+/// End-game complexity: no pieces on the board but kings and pawns.
+#[rustfmt::skip]
+pub const COMPLEXITY_PAWNS_ONLY: [S; 1] = [
+    S(   0,    0),
+];
+
+/// End-game complexity: a constant part (negative: drawish unless the other parts say otherwise).
+#[rustfmt::skip]
+pub const COMPLEXITY_OFFSET: [S; 1] = [
+    S(   0,    0),
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -578,6 +606,10 @@ pub fn param_set() -> ParamSet {
             term("rook.king_ring", "Rook that does not reach the enemy king's zone but whose file or rank, past any pieces but pawns, points at a square next to that king.", Shape::Scalar, true, true, -300, 300, &ROOK_KING_RING, &[]),
             term("queen.relative_pin", "Queen on a line with an enemy bishop or rook (along the line that piece moves on) with exactly one piece between: a pin or a discovered attack waits.", Shape::Scalar, true, true, -300, 300, &QUEEN_RELATIVE_PIN, &[]),
             term("king.defenders", "King by the number of own knights, bishops and pawns next to it (7 counts 7 or 8); 0 is the reference.", Shape::List, true, true, -300, 300, &KING_DEFENDERS, &[0]),
+            term("complexity.pawns", "End-game complexity (Ethereal's): end-game centipawns per pawn on the board; the sum of the complexity terms moves the end-game score away from a draw, or toward it by at most the score itself.", Shape::Scalar, false, true, -100, 100, &COMPLEXITY_PAWNS, &[]),
+            term("complexity.both_flanks", "End-game complexity: pawns on both the queen's side (files a-d) and the king's side (files e-h).", Shape::Scalar, false, true, -300, 300, &COMPLEXITY_BOTH_FLANKS, &[]),
+            term("complexity.pawns_only", "End-game complexity: no pieces on the board but kings and pawns.", Shape::Scalar, false, true, -300, 300, &COMPLEXITY_PAWNS_ONLY, &[]),
+            term("complexity.offset", "End-game complexity: a constant part (negative: drawish unless the other parts say otherwise).", Shape::Scalar, false, true, -500, 500, &COMPLEXITY_OFFSET, &[]),
         ],
     }
 }

@@ -21,6 +21,7 @@ pub fn report(pos: &Position, params: &ParamSet, weights: &Weights) -> String {
         term_of,
         per_term: vec![[S::ZERO; 2]; params.terms.len()],
         king_safety: [S::ZERO; 2],
+        complexity: S::ZERO,
     };
     let context = evaluate_with(pos, &mut b);
     let mut out = String::new();
@@ -42,6 +43,8 @@ pub fn report(pos: &Position, params: &ParamSet, weights: &Weights) -> String {
         row(&term.name, scores);
     }
     row("king_safety (curve)", b.king_safety);
+    // Side-neutral, White's view: shown in White's column.
+    row("complexity (end game)", [b.complexity, S::ZERO]);
     let out_total = total;
     writeln!(out, "{}", "-".repeat(76)).unwrap();
     writeln!(out, "{:<28} | {:>13} | {:>13} | {:>6} {:>6}", "Sum", "", "", out_total.0, out_total.1).unwrap();

@@ -78,6 +78,7 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, acc: &mut A) -> EvalContext
         terms::threats::threats(pos, color, &info, acc);
     }
     acc.add(pos.side_to_move(), baked::idx::TEMPO, 1);
+    terms::complexity::complexity(pos, acc);
     context
 }
 
@@ -120,6 +121,8 @@ pub struct EvalTrace {
     pub linear: Vec<(u16, i16)>,
     /// King-safety features (element, count) per defending colour.
     pub king_features: [Vec<(u16, i16)>; 2],
+    /// The end game's complexity counts (`terms::complexity`).
+    pub complexity: [i16; terms::complexity::FEATURES],
     pub context: EvalContext,
 }
 
@@ -132,7 +135,12 @@ pub fn trace(pos: &Position) -> EvalTrace {
 /// array each time).
 pub fn trace_with(pos: &Position, tracer: &mut Tracer) -> EvalTrace {
     let context = trace_into(pos, tracer);
-    EvalTrace { linear: tracer.linear.clone(), king_features: tracer.king_features.clone(), context }
+    EvalTrace {
+        linear: tracer.linear.clone(),
+        king_features: tracer.king_features.clone(),
+        complexity: tracer.complexity,
+        context,
+    }
 }
 
 /// Traces a position into the tracer's `linear` and `king_features` lists (valid until the next
@@ -160,6 +168,9 @@ impl EvalTrace {
                 score -= S(weights.curve_mg[u], weights.curve_eg[u]) * defender.sign();
             }
         }
+        // All zero in a known end game with an exact score (its terms are not run): no change.
+        let c = terms::complexity::value(weights, self.complexity.map(i32::from));
+        score += S(0, terms::complexity::adjustment(score.eg(), c));
         finish(score, &self.context)
     }
 }

@@ -197,3 +197,68 @@ fn breakdown_ends_with_the_final_evaluation() {
     assert_eq!(last, format!("Final evaluation: {} cp (white side)", evaluate(&pos, &w)));
     assert!(report.contains("mobility.knight") && report.contains("pst.pawn"));
 }
+
+/// The baked weights with Ethereal-like complexity weights (the baked ones may be zero).
+pub(crate) fn weights_with_complexity() -> Weights {
+    let mut params = crate::eval::EvalParamSet::baked();
+    let mut values = params.values();
+    for (name, value) in [
+        ("complexity.pawns", 8),
+        ("complexity.both_flanks", 80),
+        ("complexity.pawns_only", 76),
+        ("complexity.offset", -157),
+    ] {
+        let slot = params.select(&[name]).unwrap()[0];
+        values[slot] = value;
+    }
+    params.set_values(&values);
+    Weights::from_params(&params)
+}
+
+#[test]
+fn complexity_is_applied_last_traced_and_cached_alike() {
+    let weights = weights_with_complexity();
+    let (mut moved, mut clamped) = (0, 0);
+    let mut cache = PawnCache::new(1 << 10);
+    for pos in sample_positions(3000) {
+        let t = trace(&pos);
+        let with = evaluate(&pos, &weights);
+        assert_eq!(t.evaluate(&weights), with, "{}", pos.to_fen());
+        assert_eq!(evaluate_cached(&pos, &weights, &mut cache), with, "{}", pos.to_fen());
+        // The same sum without complexity, then the adjustment by hand.
+        let mut sum = Sum::new(&weights);
+        let context = evaluate_with(&pos, &mut sum);
+        if let Some(endgame::Verdict::Exact(_)) = context.verdict {
+            continue;
+        }
+        let c = terms::complexity::value(&weights, terms::complexity::counts(&pos));
+        let before = sum.score.eg();
+        let mut plain = Sum::new(&weights);
+        let mut no_complexity = NoComplexity(&mut plain);
+        evaluate_with(&pos, &mut no_complexity);
+        let eg = plain.score.eg();
+        assert_eq!(before, eg + terms::complexity::adjustment(eg, c), "{}", pos.to_fen());
+        moved += (terms::complexity::adjustment(eg, c) != 0) as usize;
+        clamped += (c < -eg.abs()) as usize;
+    }
+    assert!(moved > 1000 && clamped > 100, "{moved} moved, {clamped} drawn to zero");
+}
+
+/// A `Sum` that leaves complexity out: the reference for the test above.
+struct NoComplexity<'a, 'w>(&'a mut Sum<'w>);
+
+impl Accumulator for NoComplexity<'_, '_> {
+    fn add(&mut self, color: Color, index: usize, count: i32) {
+        self.0.add(color, index, count)
+    }
+    fn king_danger(&mut self, defender: Color, features: &[(usize, i32)]) {
+        self.0.king_danger(defender, features)
+    }
+    fn complexity(&mut self, _: [i32; terms::complexity::FEATURES]) {}
+    fn pawn_structure(&mut self, pos: &Position) -> [crate::types::Bitboard; 2] {
+        self.0.pawn_structure(pos)
+    }
+    fn king_pawns(&mut self, pos: &Position, color: Color) {
+        self.0.king_pawns(pos, color)
+    }
+}

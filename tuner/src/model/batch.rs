@@ -46,6 +46,8 @@ pub struct Inputs {
     pub scale: [Lanes; 2],
     /// The known end game's exact score, or zero.
     pub exact: Lanes,
+    /// The end game's complexity c (its weighted counts), zero in a known end game.
+    pub complexity: Lanes,
     /// Game result, White's view, 0 to 1.
     pub result: Lanes,
 }
@@ -59,6 +61,7 @@ impl Inputs {
             eg_phase: [0.0; BATCH],
             scale: [[0.0; BATCH]; 2],
             exact: [0.0; BATCH],
+            complexity: [0.0; BATCH],
             result: [0.5; BATCH],
         }
     }
@@ -77,6 +80,10 @@ pub struct Batch {
     mg_weight: Lanes,
     /// The eg part's weight: (24 - phase) / 24 times the better side's scale factor.
     eg_weight: Lanes,
+    /// d eg / d (the eg sum): 1, or 0 where complexity drew the end game to zero.
+    eg_pass: Lanes,
+    /// d eg / d complexity: the sign of the eg sum where it passes, else 0.
+    eg_by_complexity: Lanes,
     /// White's view.
     pub eval: Lanes,
     result: Lanes,
@@ -114,6 +121,8 @@ impl Batch {
             shape: [[0.0; BATCH]; 2],
             mg_weight: inputs.mg_weight,
             eg_weight: [0.0; BATCH],
+            eg_pass: [0.0; BATCH],
+            eg_by_complexity: [0.0; BATCH],
             eval: [0.0; BATCH],
             result: inputs.result,
         };
@@ -134,6 +143,20 @@ impl Batch {
             let net = batch.shape[0][i] - batch.shape[1][i];
             let mg = inputs.sums[0][i] - curve.scale[0] * net;
             let eg = inputs.sums[1][i] - curve.scale[1] * net;
+            // Complexity, last: eg + sign(eg) · max(c, -|eg|) (`terms::complexity`).
+            let sign = if eg > 0.0 {
+                1.0
+            } else if eg < 0.0 {
+                -1.0
+            } else {
+                0.0
+            };
+            let floor = -eg.abs();
+            let c = inputs.complexity[i];
+            let pass = c > floor;
+            let eg = eg + sign * if pass { c } else { floor };
+            batch.eg_pass[i] = if pass { 1.0 } else { 0.0 };
+            batch.eg_by_complexity[i] = if pass { sign } else { 0.0 };
             let scale = if eg <= 0.0 { inputs.scale[1][i] } else { inputs.scale[0][i] };
             let eg_weight = inputs.eg_phase[i] * scale;
             batch.eg_weight[i] = eg_weight;
@@ -154,10 +177,11 @@ impl Batch {
     }
 
     /// Adds the squared errors and the curve's gradient to `totals`, and returns the gradient
-    /// quad (d/d mg sum, d/d eg sum, d/d units against White, against Black) of each lane.
+    /// quad (d/d mg sum, d/d eg sum, d/d units against White, against Black) of each lane, and
+    /// d/d complexity.
     #[inline(always)]
-    pub fn gradient(&self, scaled: f64, curve: Curve, totals: &mut Totals) -> [Lanes; 4] {
-        let mut out = [[0.0; BATCH]; 4];
+    pub fn gradient(&self, scaled: f64, curve: Curve, totals: &mut Totals) -> [Lanes; 5] {
+        let mut out = [[0.0; BATCH]; 5];
         for i in 0..BATCH {
             let sig = sigmoid_scaled(scaled, self.eval[i]);
             let r = self.result[i];
@@ -165,7 +189,8 @@ impl Batch {
             // dE/de for this position, then split over the mg and eg parts.
             let g = 2.0 * (sig - r) * sig * (1.0 - sig) * scaled;
             out[0][i] = g * self.mg_weight[i];
-            out[1][i] = g * self.eg_weight[i];
+            out[1][i] = g * self.eg_weight[i] * self.eg_pass[i];
+            out[4][i] = g * self.eg_weight[i] * self.eg_by_complexity[i];
         }
         let max_units = MAX_KING_UNITS as f64;
         for side in 0..2 {

@@ -1,7 +1,8 @@
 //! The Texel objective: mean squared error between game results and the sigmoid of the
 //! evaluation, E = 1/N Σ (r - σ(K·e/400))², σ(x) = 1 / (1 + 10^-x), with its analytic gradient
 //! over the flat value vector, including the chain rule through the king-safety curve
-//! curve(u) = scale · (u/100)^(power/100) and through the end-game scale factor.
+//! curve(u) = scale · (u/100)^(power/100), through the end game's complexity (applied last to
+//! the end-game sum, `terms::complexity`) and through the end-game scale factor.
 //!
 //! Evaluation here is the engine's formula in double precision without rounding:
 //! e = (mg·phase + eg·f·(24 - phase)) / 24 with f the scale factor of the better side.
@@ -22,6 +23,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 use whetstone::eval::baked::idx;
+use whetstone::eval::terms::complexity::FEATURES as COMPLEXITY_FEATURES;
 use whetstone::params::ParamSet;
 
 use super::batch::{Batch, Curve, Inputs, Totals, BATCH};
@@ -40,6 +42,8 @@ pub struct Layout {
     pub eg_slot: Vec<u32>,
     pub curve_scale: (usize, usize),
     pub curve_power: usize,
+    /// The complexity weights' slots (unphased), in the order of the store's counts.
+    pub complexity: [usize; COMPLEXITY_FEATURES],
     pub values: usize,
 }
 
@@ -57,7 +61,8 @@ impl Layout {
         let curve_scale =
             (mg_slot[idx::KING_SAFETY_CURVE_SCALE] as usize, eg_slot[idx::KING_SAFETY_CURVE_SCALE] as usize);
         let curve_power = mg_slot[idx::KING_SAFETY_CURVE_POWER] as usize;
-        Layout { mg_slot, eg_slot, curve_scale, curve_power, values: slot as usize }
+        let complexity = std::array::from_fn(|k| mg_slot[idx::COMPLEXITY_PAWNS + k] as usize);
+        Layout { mg_slot, eg_slot, curve_scale, curve_power, complexity, values: slot as usize }
     }
 
     /// Whether each slot is in centipawns, so that multiplying every such slot by c multiplies
@@ -86,6 +91,7 @@ fn element_of(index: usize) -> (usize, usize) {
 struct Weights {
     quad: Vec<Aligned>,
     curve: Curve,
+    complexity: [f64; COMPLEXITY_FEATURES],
 }
 
 impl Weights {
@@ -107,7 +113,7 @@ impl Weights {
             scale: [w[layout.curve_scale.0], w[layout.curve_scale.1]],
             power: w[layout.curve_power] / 100.0,
         };
-        Weights { quad, curve }
+        Weights { quad, curve, complexity: layout.complexity.map(|slot| w[slot]) }
     }
 }
 
@@ -117,11 +123,17 @@ struct Gradient {
     quad: Vec<Aligned>,
     /// d/d scale per phase, and d/d power (the slot's value, power × 100).
     curve: Curve,
+    /// d/d each complexity weight.
+    complexity: [f64; COMPLEXITY_FEATURES],
 }
 
 impl Gradient {
     fn new(slots: usize) -> Gradient {
-        Gradient { quad: vec![Aligned::default(); slots], curve: Curve { scale: [0.0; 2], power: 0.0 } }
+        Gradient {
+            quad: vec![Aligned::default(); slots],
+            curve: Curve { scale: [0.0; 2], power: 0.0 },
+            complexity: [0.0; COMPLEXITY_FEATURES],
+        }
     }
 
     /// Adds `other` lane by lane.
@@ -134,6 +146,9 @@ impl Gradient {
         self.curve.scale[0] += other.curve.scale[0];
         self.curve.scale[1] += other.curve.scale[1];
         self.curve.power += other.curve.power;
+        for (mine, theirs) in self.complexity.iter_mut().zip(other.complexity) {
+            *mine += theirs;
+        }
     }
 
     /// The gradient over the flat value vector, each slot's share times its count, divided by `n`.
@@ -155,6 +170,9 @@ impl Gradient {
         grad[layout.curve_scale.0] += self.curve.scale[0];
         grad[layout.curve_scale.1] += self.curve.scale[1];
         grad[layout.curve_power] += self.curve.power;
+        for (&slot, g) in layout.complexity.iter().zip(self.complexity) {
+            grad[slot] += g;
+        }
         let inv = 1.0 / n.max(1) as f64;
         grad.iter_mut().for_each(|g| *g *= inv);
         grad
@@ -202,6 +220,8 @@ impl Model<'_> {
             inputs.result[i] = s.result_score(p);
             inputs.scale[0][i] = s.scale[p][0] as f64 / 128.0;
             inputs.scale[1][i] = s.scale[p][1] as f64 / 128.0;
+            let counts = s.complexity[p];
+            inputs.complexity[i] = (0..COMPLEXITY_FEATURES).map(|k| counts[k] as f64 * w.complexity[k]).sum();
             if s.exact[p] == i32::MIN {
                 [inputs.mg_weight[i], inputs.eg_phase[i]] = PHASE_WEIGHTS[s.phase[p] as usize];
             } else {
@@ -335,6 +355,9 @@ impl Model<'_> {
         for positions in Self::batches(range) {
             let g = self.batch::<AVX2>(positions.clone(), w).gradient(scaled, w.curve, &mut totals);
             for (i, p) in positions.enumerate() {
+                for (sum, &n) in grad.complexity.iter_mut().zip(&self.store.complexity[p]) {
+                    *sum += g[4][i] * n as f64;
+                }
                 let quad = [g[0][i], g[1][i], g[2][i], g[3][i]];
                 // SAFETY: the store's entries are below its slot count, the table's length (the
                 // callers' contract on AVX2 passes through).
@@ -420,6 +443,12 @@ impl Model<'_> {
                 } else {
                     king = true;
                     count(layout.mg_slot[e], 1.0, p);
+                }
+            }
+            // Complexity weights act on the end game alone.
+            for (k, &n) in s.complexity[p].iter().enumerate() {
+                if n != 0 {
+                    count(layout.complexity[k] as u32, eg_weight, p);
                 }
             }
             if king {

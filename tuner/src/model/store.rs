@@ -15,6 +15,7 @@
 
 use whetstone::eval::baked::idx::COUNT as ELEMENTS;
 use whetstone::eval::endgame::Verdict;
+use whetstone::eval::terms::complexity::FEATURES as COMPLEXITY_FEATURES;
 #[cfg(test)]
 use whetstone::eval::EvalTrace;
 use whetstone::eval::{EvalContext, Tracer};
@@ -90,7 +91,13 @@ pub struct TraceStore {
     /// The search score of the move played from the position (centipawns, White's view), or
     /// [`NO_SCORE`].
     pub score: Vec<i16>,
+    /// The end game's complexity counts (`whetstone::eval::terms::complexity`): a few small
+    /// numbers per position, kept beside the entries since complexity is not linear.
+    pub complexity: Vec<Complexity>,
 }
+
+/// One position's complexity counts (pawns: at most 16; the rest 0 or 1).
+pub type Complexity = [u8; COMPLEXITY_FEATURES];
 
 /// A target score (0 to 1, White's view) in the store's 254ths.
 fn result_byte(score: f64) -> u8 {
@@ -114,6 +121,7 @@ impl Default for TraceStore {
             exact: Vec::new(),
             result: Vec::new(),
             score: Vec::new(),
+            complexity: Vec::new(),
         }
     }
 }
@@ -128,6 +136,7 @@ pub struct Compact {
     exact: i32,
     result: u8,
     score: i16,
+    complexity: Complexity,
 }
 
 impl Compact {
@@ -137,6 +146,7 @@ impl Compact {
         Compact::from_lists(
             &trace.linear,
             &trace.king_features,
+            trace.complexity,
             &trace.context,
             Label { outcome: result, score: None },
         )
@@ -144,12 +154,13 @@ impl Compact {
 
     /// Compacts a tracer's lists (see `whetstone::eval::trace_into`) with the position's labels.
     pub fn from_tracer(tracer: &Tracer, context: &EvalContext, label: Label) -> Compact {
-        Compact::from_lists(&tracer.linear, &tracer.king_features, context, label)
+        Compact::from_lists(&tracer.linear, &tracer.king_features, tracer.complexity, context, label)
     }
 
     fn from_lists(
         linear: &[(u16, i16)],
         king_features: &[Vec<(u16, i16)>; 2],
+        complexity: [i16; COMPLEXITY_FEATURES],
         context: &EvalContext,
         label: Label,
     ) -> Compact {
@@ -172,6 +183,7 @@ impl Compact {
             exact,
             result: result_byte(label.outcome as f64),
             score: label.score.map_or(NO_SCORE, |s| s.clamp(-i16::MAX as i32, i16::MAX as i32) as i16),
+            complexity: complexity.map(|n| n.clamp(0, u8::MAX as i16) as u8),
         }
     }
 }
@@ -191,7 +203,7 @@ impl TraceStore {
             let slot = self.unused_slot(key, position);
             self.entries.push(slot as u16);
         }
-        self.push_position(c.phase, c.scale, c.exact, c.result, c.score);
+        self.push_position(c.phase, c.scale, c.exact, c.result, c.score, c.complexity);
     }
 
     /// A slot for `key` that `position` does not use yet, made if need be. A key a position
@@ -222,8 +234,17 @@ impl TraceStore {
     }
 
     /// Closes a position whose entries are already in place.
-    fn push_position(&mut self, phase: u8, scale: [u8; 2], exact: i32, result: u8, score: i16) {
+    fn push_position(
+        &mut self,
+        phase: u8,
+        scale: [u8; 2],
+        exact: i32,
+        result: u8,
+        score: i16,
+        complexity: Complexity,
+    ) {
         self.offsets.push(self.entries.len() as u32);
+        self.complexity.push(complexity);
         self.phase.push(phase);
         self.scale.push(scale);
         self.exact.push(exact);
@@ -328,7 +349,8 @@ impl TraceStore {
             + self.scale.len() * 2
             + self.exact.len() * 4
             + self.result.len()
-            + self.score.len() * 2;
+            + self.score.len() * 2
+            + self.complexity.len() * COMPLEXITY_FEATURES;
         bytes as f64 / self.len().max(1) as f64
     }
 
@@ -378,7 +400,8 @@ impl TraceStore {
         };
         for p in positions {
             out.entries.extend_from_slice(self.entries(p));
-            out.push_position(self.phase[p], self.scale[p], self.exact[p], self.result[p], self.score[p]);
+            let (phase, scale, exact) = (self.phase[p], self.scale[p], self.exact[p]);
+            out.push_position(phase, scale, exact, self.result[p], self.score[p], self.complexity[p]);
         }
         out
     }
@@ -421,7 +444,16 @@ mod tests {
         for &(index, count) in keys {
             push_keys(&mut packed, index, count);
         }
-        Compact { keys: packed, phase: 12, scale: [128, 128], exact: i32::MIN, result: 127, score: NO_SCORE }
+        let complexity = [0, 0, 0, 1];
+        Compact {
+            keys: packed,
+            phase: 12,
+            scale: [128, 128],
+            exact: i32::MIN,
+            result: 127,
+            score: NO_SCORE,
+            complexity,
+        }
     }
 
     #[test]

@@ -57,15 +57,33 @@ fn store_of(positions: &[Position], results: &[f32]) -> TraceStore {
     TraceStore::from_compacts(&compacts)
 }
 
+/// Ethereal's complexity weights (pawns, both flanks, pawns only, offset): the baked ones may be
+/// zero, which would leave the complexity's math untested.
+const COMPLEXITY: [i32; 4] = [8, 82, 76, -157];
+
+/// The baked values with [`COMPLEXITY`] in place.
+fn baked_with_complexity() -> EvalParamSet {
+    let mut params = EvalParamSet::baked();
+    let mut values = params.values();
+    for (k, slot) in Layout::new(params.set()).complexity.into_iter().enumerate() {
+        values[slot] = COMPLEXITY[k];
+    }
+    params.set_values(&values);
+    params
+}
+
 #[test]
 fn model_evaluation_matches_the_engine_within_rounding() {
-    let set = EvalParamSet::baked().into_set();
+    let params = baked_with_complexity();
+    let set = params.set().clone();
     let layout = Layout::new(&set);
-    let positions = random_positions(500, 7);
+    // Long games too: end games, where complexity matters most.
+    let mut positions = random_positions(500, 7);
+    positions.extend(random_positions_of_length(500, 8, 100, 300));
     let store = store_of(&positions, &vec![0.5; positions.len()]);
     let model = Model { layout: &layout, store: &store };
     let w: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
-    let weights = Weights::default();
+    let weights = Weights::from_params(&params);
     for (p, pos) in positions.iter().enumerate() {
         let engine = evaluate(pos, &weights) * if pos.side_to_move() == Color::White { 1 } else { -1 };
         let model = model.evaluate(p, &w);
@@ -85,12 +103,15 @@ fn analytic_gradient_equals_finite_differences() {
     let model = Model { layout: &layout, store: &store };
     // Random weights around the defaults, so no term sits at a convenient value.
     let bounds = set.value_bounds();
-    let w: Vec<f64> = set
+    let mut w: Vec<f64> = set
         .values()
         .iter()
         .zip(&bounds)
         .map(|(&v, &(lo, hi))| (v as f64 + (rng.unit() - 0.5) * 20.0).clamp(lo as f64, hi as f64))
         .collect();
+    for (k, &slot) in layout.complexity.iter().enumerate() {
+        w[slot] += COMPLEXITY[k] as f64;
+    }
     let k = 1.1;
     let (_, grad) = model.loss_and_gradient(&w, k);
     let mut checked = 0;
@@ -115,13 +136,24 @@ fn analytic_gradient_equals_finite_differences() {
         checked += 1;
     }
     assert!(checked > 300, "only {checked} slots had gradient");
-    // The curve's parameters were among them.
+    // The curve's parameters and the complexity weights were among them.
     assert!(grad[layout.curve_power] != 0.0 && grad[layout.curve_scale.0] != 0.0);
+    // (Pawns only, the third count, needs end games these short random games rarely reach.)
+    assert!([0, 1, 3].iter().all(|&k| grad[layout.complexity[k]] != 0.0));
 }
 
 /// Tunes `selected` (perturbed by ±60) from labels given by `label(expected score)`.
 fn recover(selected_glob: &str, soft: bool) -> (Vec<usize>, Vec<f64>, Vec<f64>, Vec<Position>) {
-    let set = EvalParamSet::baked().into_set();
+    recover_from(EvalParamSet::baked(), selected_glob, soft)
+}
+
+/// [`recover`] with `params` as the truth.
+fn recover_from(
+    params: EvalParamSet,
+    selected_glob: &str,
+    soft: bool,
+) -> (Vec<usize>, Vec<f64>, Vec<f64>, Vec<Position>) {
+    let set = params.into_set();
     let layout = Layout::new(&set);
     // Long random games, so that end games (and with them the end-game values) are represented.
     let positions = random_positions_of_length(40_000, 5, 20, 200);
@@ -166,6 +198,18 @@ fn tuning_recovers_known_material_values_from_exact_labels() {
     let (selected, w, truth, _) = recover("material", true);
     for &i in &selected {
         assert!((w[i] - truth[i]).abs() < 8.0, "slot {i}: tuned {:.1}, truth {}", w[i], truth[i]);
+    }
+}
+
+#[test]
+fn tuning_recovers_known_complexity_weights_through_their_clamp() {
+    // The complexity is not linear (it draws an end game to zero at most): its gradient must
+    // still lead back to the known weights from ±60 away.
+    let (selected, w, truth, _) = recover_from(baked_with_complexity(), "complexity.*", true);
+    assert_eq!(selected.len(), 4);
+    for &i in &selected {
+        let tolerance = if truth[i].abs() < 20.0 { 2.0 } else { 10.0 };
+        assert!((w[i] - truth[i]).abs() < tolerance, "slot {i}: tuned {:.1}, truth {}", w[i], truth[i]);
     }
 }
 
@@ -217,6 +261,15 @@ fn reference_eval(t: &whetstone::eval::EvalTrace, layout: &Layout, w: &[f64]) ->
         mg += sign * w[layout.curve_scale.0] * curve;
         eg += sign * w[layout.curve_scale.1] * curve;
     }
+    let c: f64 = t.complexity.iter().zip(layout.complexity).map(|(&n, slot)| n as f64 * w[slot]).sum();
+    let sign = if eg > 0.0 {
+        1.0
+    } else if eg < 0.0 {
+        -1.0
+    } else {
+        0.0
+    };
+    eg += sign * c.max(-eg.abs());
     let scale = match t.context.verdict {
         Some(Verdict::Scale { white, black }) => (if eg > 0.0 { white } else { black }) as f64 / 128.0,
         _ => 1.0,
@@ -249,6 +302,10 @@ fn loss_equals_a_plain_double_precision_reference() {
             .map(|(&v, &(lo, hi))| (v as f64 + (rng.unit() - 0.5) * 30.0).clamp(lo as f64, hi as f64))
             .collect();
         w[layout.curve_power] = [200.0, 173.25, 251.5][round];
+        // Complexity that often draws the end game to zero, then rarely, then not at all.
+        for (k, &slot) in layout.complexity.iter().enumerate() {
+            w[slot] = [COMPLEXITY[k] as f64 * 3.0, COMPLEXITY[k] as f64, 0.0][round];
+        }
         let k = 1.3;
         let reference: f64 = positions
             .iter()
@@ -289,6 +346,18 @@ fn coverage_counts_phase_weighted_positions_per_value() {
     // Early random play is middle game: mg coverage dominates.
     assert!(cover[slot("material_pawn_mg")] > cover[slot("material_pawn_eg")]);
     assert!(cover.iter().all(|&c| c >= 0.0 && c <= positions.len() as f64 + 1e-9));
+    // The complexity's offset counts in every position (not an exactly known end game), by its
+    // end-game share only.
+    let eg_share: f64 = (0..store.len())
+        .filter(|&p| store.exact[p] == i32::MIN)
+        .map(|p| (24 - store.phase[p]) as f64 / 24.0)
+        .sum();
+    assert!(eg_share > 0.0);
+    assert!(
+        (cover[layout.complexity[3]] - eg_share).abs() < 1e-9,
+        "{} vs {eg_share}",
+        cover[layout.complexity[3]]
+    );
 }
 
 #[test]

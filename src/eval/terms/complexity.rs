@@ -1,0 +1,78 @@
+//! The end game's complexity (Ethereal's, after Stockfish's initiative): how likely an end-game
+//! advantage is to be converted. Many pawns, pawns on both flanks and a pure pawn ending make it
+//! likelier; the offset, usually negative, pulls a bare advantage toward a draw.
+//!
+//! The complexity c is the weighted sum of a few counts (unphased weights, in end-game
+//! centipawns). It moves the end-game score eg away from zero by c, or toward zero by at most
+//! |eg| (it never turns the side ahead into the side behind):
+//! eg + sign(eg) · max(c, -|eg|). Not linear in the weights, so the accumulator applies it
+//! after every other term ([`Accumulator::complexity`]) and the tuner's model follows it.
+
+use crate::board::Position;
+use crate::eval::accumulator::Accumulator;
+use crate::eval::baked::idx;
+use crate::eval::weights::Weights;
+use crate::types::{Bitboard, PieceType};
+
+/// The counts, in the order of their weights from `idx::COMPLEXITY_PAWNS` on.
+pub const FEATURES: usize = 4;
+const _: () = assert!(idx::COMPLEXITY_OFFSET == idx::COMPLEXITY_PAWNS + FEATURES - 1, "contiguous weights");
+
+/// Files a to d, and e to h.
+const QUEEN_SIDE: Bitboard = Bitboard(0x0f0f_0f0f_0f0f_0f0f);
+const KING_SIDE: Bitboard = Bitboard(0xf0f0_f0f0_f0f0_f0f0);
+
+/// The position's complexity counts: pawns on the board, pawns on both flanks, kings and pawns
+/// only, and the constant 1.
+pub fn complexity<A: Accumulator>(pos: &Position, acc: &mut A) {
+    acc.complexity(counts(pos));
+}
+
+/// See [`complexity`].
+pub fn counts(pos: &Position) -> [i32; FEATURES] {
+    let pawns = pos.pieces_of_type(PieceType::Pawn);
+    let both_flanks = (pawns & QUEEN_SIDE).any() && (pawns & KING_SIDE).any();
+    let kings = pos.pieces_of_type(PieceType::King);
+    let pawns_only = (pos.occupied() & !pawns & !kings).is_empty();
+    [pawns.count() as i32, both_flanks as i32, pawns_only as i32, 1]
+}
+
+/// The complexity of `counts` under `weights` (end-game centipawns).
+#[inline]
+pub fn value(weights: &Weights, counts: [i32; FEATURES]) -> i32 {
+    (0..FEATURES).map(|k| weights.mg[idx::COMPLEXITY_PAWNS + k] * counts[k]).sum()
+}
+
+/// What complexity `c` adds to the end-game score `eg` (White's view): `sign(eg) · max(c, -|eg|)`.
+#[inline]
+pub fn adjustment(eg: i32, c: i32) -> i32 {
+    eg.signum() * c.max(-eg.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn complexity_moves_the_end_game_away_from_zero_or_toward_it_by_at_most_itself() {
+        assert_eq!(adjustment(100, 30), 30);
+        assert_eq!(adjustment(-100, 30), -30);
+        assert_eq!(adjustment(100, -30), -30);
+        assert_eq!(adjustment(-100, -30), 30);
+        // Never past zero: the side ahead stays ahead or level.
+        assert_eq!(adjustment(40, -100), -40);
+        assert_eq!(adjustment(-40, -100), 40);
+        assert_eq!(adjustment(0, 80), 0);
+    }
+
+    #[test]
+    fn the_counts_see_pawns_flanks_and_pawn_endings() {
+        let of = |fen: &str| counts(&Position::from_fen(fen).unwrap());
+        // Start position: 16 pawns on both flanks, pieces on the board.
+        assert_eq!(of("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), [16, 1, 0, 1]);
+        // Pawns on the king's side only, kings and pawns only.
+        assert_eq!(of("8/5pk1/8/8/8/8/5PPK/8 w - - 0 1"), [3, 0, 1, 1]);
+        // A pawn on d and one on e: both flanks; a rook on the board.
+        assert_eq!(of("4k3/3p4/8/8/8/8/4P3/R3K3 w - - 0 1"), [2, 1, 0, 1]);
+    }
+}
