@@ -5,7 +5,9 @@
 use crate::board::Position;
 use crate::types::{Bitboard, Color};
 
-use super::terms::complexity::FEATURES as COMPLEXITY_FEATURES;
+/// The end game's complexity counts (`terms::complexity`): their weights are contiguous from
+/// `idx::COMPLEXITY_PAWNS`.
+pub const COMPLEXITY_FEATURES: usize = 4;
 
 pub trait Accumulator {
     /// `count` times element `index` for `color` (White's count adds, Black's subtracts).

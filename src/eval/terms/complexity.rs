@@ -10,12 +10,11 @@
 
 use crate::board::Position;
 use crate::eval::accumulator::Accumulator;
+/// The counts, in the order of their weights from `idx::COMPLEXITY_PAWNS` on.
+pub use crate::eval::accumulator::COMPLEXITY_FEATURES as FEATURES;
 use crate::eval::baked::idx;
 use crate::eval::weights::Weights;
 use crate::types::{Bitboard, PieceType};
-
-/// The counts, in the order of their weights from `idx::COMPLEXITY_PAWNS` on.
-pub const FEATURES: usize = 4;
 const _: () = assert!(idx::COMPLEXITY_OFFSET == idx::COMPLEXITY_PAWNS + FEATURES - 1, "contiguous weights");
 
 /// Files a to d, and e to h.
