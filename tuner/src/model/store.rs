@@ -131,6 +131,12 @@ impl Default for TraceStore {
 pub struct Compact {
     /// Packed keys (index and count).
     keys: Vec<u16>,
+    info: PositionInfo,
+}
+
+/// What the store keeps per position besides its entries (one value of each of its arrays).
+#[derive(Clone, Copy, Debug)]
+struct PositionInfo {
     phase: u8,
     scale: [u8; 2],
     exact: i32,
@@ -176,15 +182,15 @@ impl Compact {
             Some(Verdict::Scale { white, black }) => ([white, black], i32::MIN),
             None => ([128, 128], i32::MIN),
         };
-        Compact {
-            keys,
+        let info = PositionInfo {
             phase: context.phase as u8,
             scale,
             exact,
             result: result_byte(label.outcome as f64),
             score: label.score.map_or(NO_SCORE, |s| s.clamp(-i16::MAX as i32, i16::MAX as i32) as i16),
             complexity: complexity.map(|n| n.clamp(0, u8::MAX as i16) as u8),
-        }
+        };
+        Compact { keys, info }
     }
 }
 
@@ -203,7 +209,7 @@ impl TraceStore {
             let slot = self.unused_slot(key, position);
             self.entries.push(slot as u16);
         }
-        self.push_position(c.phase, c.scale, c.exact, c.result, c.score, c.complexity);
+        self.push_position(c.info);
     }
 
     /// A slot for `key` that `position` does not use yet, made if need be. A key a position
@@ -234,15 +240,8 @@ impl TraceStore {
     }
 
     /// Closes a position whose entries are already in place.
-    fn push_position(
-        &mut self,
-        phase: u8,
-        scale: [u8; 2],
-        exact: i32,
-        result: u8,
-        score: i16,
-        complexity: Complexity,
-    ) {
+    fn push_position(&mut self, info: PositionInfo) {
+        let PositionInfo { phase, scale, exact, result, score, complexity } = info;
         self.offsets.push(self.entries.len() as u32);
         self.complexity.push(complexity);
         self.phase.push(phase);
@@ -400,8 +399,14 @@ impl TraceStore {
         };
         for p in positions {
             out.entries.extend_from_slice(self.entries(p));
-            let (phase, scale, exact) = (self.phase[p], self.scale[p], self.exact[p]);
-            out.push_position(phase, scale, exact, self.result[p], self.score[p], self.complexity[p]);
+            out.push_position(PositionInfo {
+                phase: self.phase[p],
+                scale: self.scale[p],
+                exact: self.exact[p],
+                result: self.result[p],
+                score: self.score[p],
+                complexity: self.complexity[p],
+            });
         }
         out
     }
@@ -445,15 +450,15 @@ mod tests {
             push_keys(&mut packed, index, count);
         }
         let complexity = [0, 0, 0, 1];
-        Compact {
-            keys: packed,
+        let info = PositionInfo {
             phase: 12,
             scale: [128, 128],
             exact: i32::MIN,
             result: 127,
             score: NO_SCORE,
             complexity,
-        }
+        };
+        Compact { keys: packed, info }
     }
 
     #[test]
@@ -518,7 +523,8 @@ mod tests {
             let label = Label { outcome, score };
             let result = (outcome * 254.0).round() as u8;
             let score = label.score.map_or(NO_SCORE, |s| s as i16);
-            store.push(&Compact { result, score, ..compact(&[(3, 1)]) });
+            let plain = compact(&[(3, 1)]);
+            store.push(&Compact { info: PositionInfo { result, score, ..plain.info }, ..plain });
         }
         assert_eq!(store.scored(), 3);
         // At K = 1, 400 cp is a 10:1 favourite: sigma = 10/11.
