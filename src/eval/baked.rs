@@ -492,49 +492,49 @@ pub const THREAT_BY_KING: [S; 1] = [
 /// Bishop that does not reach the enemy king's zone but whose diagonal, past any pieces but pawns, points at a square next to that king.
 #[rustfmt::skip]
 pub const BISHOP_KING_RING: [S; 1] = [
-    S(   0,    0),
+    S(  11,   14),
 ];
 
 /// Rook that does not reach the enemy king's zone but whose file or rank, past any pieces but pawns, points at a square next to that king.
 #[rustfmt::skip]
 pub const ROOK_KING_RING: [S; 1] = [
-    S(   0,    0),
+    S(  22,   10),
 ];
 
 /// Queen on a line with an enemy bishop or rook (along the line that piece moves on) with exactly one piece between: a pin or a discovered attack waits.
 #[rustfmt::skip]
 pub const QUEEN_RELATIVE_PIN: [S; 1] = [
-    S(   0,    0),
+    S( -16,    2),
 ];
 
 /// King by the number of own knights, bishops and pawns next to it (7 counts 7 or 8); 0 is the reference.
 #[rustfmt::skip]
 pub const KING_DEFENDERS: [S; 8] = [
-    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(   2,    2), S(   2,    8), S(   2,    9), S(   2,   -2), S(  -6,   -6), S(   0,    0), S(   0,    0),
 ];
 
 /// End-game complexity (Ethereal's): end-game centipawns per pawn on the board; the sum of the complexity terms moves the end-game score away from a draw, or toward it by at most the score itself.
 #[rustfmt::skip]
 pub const COMPLEXITY_PAWNS: [S; 1] = [
-    S(   0,    0),
+    S(   2,    2),
 ];
 
 /// End-game complexity: pawns on both the queen's side (files a-d) and the king's side (files e-h).
 #[rustfmt::skip]
 pub const COMPLEXITY_BOTH_FLANKS: [S; 1] = [
-    S(   0,    0),
+    S(  54,   54),
 ];
 
 /// End-game complexity: no pieces on the board but kings and pawns.
 #[rustfmt::skip]
 pub const COMPLEXITY_PAWNS_ONLY: [S; 1] = [
-    S(   0,    0),
+    S(  68,   68),
 ];
 
 /// End-game complexity: a constant part (negative: drawish unless the other parts say otherwise).
 #[rustfmt::skip]
 pub const COMPLEXITY_OFFSET: [S; 1] = [
-    S(   0,    0),
+    S( -71,  -71),
 ];
 
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
