@@ -19,10 +19,11 @@ pub(super) fn parse(text: &str, file: &str) -> Result<ParamSet, ParamsError> {
     })?;
     let malformed =
         |index: usize, message: String| ParamsError::Malformed { file: file.into(), index, message };
-    if let Some(key) = table.keys().find(|k| k.as_str() != "term") {
+    // `[provenance]` says how the values were tuned; the tuner reads it, the engine passes over it.
+    if let Some(key) = table.keys().find(|k| !["term", "provenance"].contains(&k.as_str())) {
         return Err(malformed(
             0,
-            format!("unknown top-level key '{key}' (only [[term]] tables are allowed)"),
+            format!("unknown top-level key '{key}' (only [[term]] tables and [provenance] are allowed)"),
         ));
     }
     let Some(Value::Array(entries)) = table.get("term") else {

@@ -20,6 +20,7 @@ mod play;
 mod readme_check;
 mod report;
 mod run;
+mod verify;
 
 use std::process::ExitCode;
 

@@ -14,7 +14,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::export::verify::VerifyArgs;
+use super::verify_args::VerifyArgs;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
 use crate::optim::acquisition::Acquisition;
@@ -142,7 +142,7 @@ impl BayesArgs {
 }
 
 pub fn run(args: &BayesArgs) -> Result<()> {
-    args.verify.check()?;
+    let verify = args.verify.settings()?;
     let settings = args.settings()?;
     if let Some(name) = &args.problem {
         return problem(args, &settings, name);
@@ -194,7 +194,15 @@ pub fn run(args: &BayesArgs) -> Result<()> {
         setup.run.write_json("bayes.json", &plots)?;
     }
     setup.run.write_meta("bayes", args, args.common.resume, Some(extra.clone()))?;
-    crate::export::finish_tuning(&setup, &args.common, &args.verify, &values, state.games.played(), extra)
+    crate::export::finish_tuning(
+        &setup,
+        &args.common,
+        &verify,
+        &values,
+        state.games.played(),
+        extra,
+        setup.provenance("bayes", &args.common.params),
+    )
 }
 
 /// The estimate's optimum and regions in values.

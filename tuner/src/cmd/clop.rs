@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::export::verify::VerifyArgs;
+use super::verify_args::VerifyArgs;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
 use crate::optim::clop::{Clop, ClopSettings, Correlations};
@@ -107,12 +107,11 @@ impl ClopArgs {
 }
 
 pub fn run(args: &ClopArgs) -> Result<()> {
-    args.verify.check()?;
+    let verify = args.verify.settings()?;
     if let Some(name) = &args.problem {
         return problem(args, name);
     }
     let setup = args.common.setup("clop", FitnessKind::Selfplay)?;
-    args.verify.check_setup(&setup)?;
     if !setup.fitness.plays_games() {
         bail!("CLOP fits game outcomes: use --fitness selfplay, command or engine (PBIL and SPSA take the Texel loss)");
     }
@@ -137,7 +136,15 @@ pub fn run(args: &ClopArgs) -> Result<()> {
         estimate.win_rate, estimate.win_rate_low, estimate.win_rate_high, estimate.samples
     );
     setup.run.write_meta("clop", args, args.common.resume, Some(extra.clone()))?;
-    crate::export::finish_tuning(&setup, &args.common, &args.verify, &values, state.games.played(), extra)
+    crate::export::finish_tuning(
+        &setup,
+        &args.common,
+        &verify,
+        &values,
+        state.games.played(),
+        extra,
+        setup.provenance("clop", &args.common.params),
+    )
 }
 
 /// Plays until `budget` games (or `halt_at`, as a kill would, in tests).

@@ -3,9 +3,14 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use whetstone::config::EngineConfig;
 
 use crate::export::bake::{bake, Bake};
+use crate::run::provenance::Provenance;
+use crate::verify::{Standing, CLOCK};
 
 /// Options of `tune export`.
 #[derive(clap::Args, Debug)]
@@ -30,9 +35,32 @@ pub struct ExportArgs {
     /// Only write the TOMLs; leave the engine build (modules and engine.toml) alone.
     #[arg(long)]
     pub no_build: bool,
+    /// Bake a file whose result did not pass an SPRT at a clock (failed, undecided, only a
+    /// screen at fixed nodes, or unverified): without it such a file is refused, named with
+    /// what its record says.
+    #[arg(long)]
+    pub force: bool,
 }
 
 pub fn run(args: &ExportArgs) -> Result<()> {
+    if !args.no_build {
+        let config = configured(&args.root)?;
+        for (given, configured) in [(&args.params, &config.0), (&args.search_params, &config.1)] {
+            let Some(path) = given else { continue };
+            // The file the build bakes now is what the engine already plays: re-exporting it
+            // changes nothing that games have not seen.
+            if same_file(path, &args.root.join(configured)) {
+                continue;
+            }
+            let standing = standing_of(path)?;
+            if !standing.bakeable() && !args.force {
+                bail!("{}", refusal(path, &standing));
+            }
+            if !standing.bakeable() {
+                eprintln!("--force: baking {} although it {}", path.display(), standing.describe());
+            }
+        }
+    }
     bake(&Bake {
         params: args.params.clone(),
         search_params: args.search_params.clone(),
@@ -41,4 +69,131 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         search_toml: args.search_toml.clone(),
         no_build: args.no_build,
     })
+}
+
+/// The files engine.toml names now (evaluation, search constants), relative to `root`.
+fn configured(root: &Path) -> Result<(String, String)> {
+    let path = root.join("engine.toml");
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let config = EngineConfig::parse(&text).with_context(|| format!("parsing {}", path.display()))?;
+    Ok((config.build.params, config.build.search_params))
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
+}
+
+/// How a params file's result stands: the verdict in its provenance, else in the result.json of
+/// the run folder it sits in, else unverified.
+pub fn standing_of(path: &Path) -> Result<Standing> {
+    if let Some(verdict) = Provenance::read(path)?.and_then(|p| p.verdict_json()) {
+        if let Some(standing) = Standing::from_json(&verdict) {
+            return Ok(standing);
+        }
+    }
+    let result = path.parent().unwrap_or(Path::new(".")).join("result.json");
+    if let Ok(text) = std::fs::read_to_string(&result) {
+        let json: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("reading {}", result.display()))?;
+        if let Some(standing) = json.get("verdict").and_then(Standing::from_json) {
+            return Ok(standing);
+        }
+        return Ok(Standing::Unverified(format!("{} holds no verdict", result.display())));
+    }
+    Ok(Standing::Unverified("no verdict in its [provenance] and no result.json beside it".into()))
+}
+
+/// Why `path` is not baked, and what would let it be.
+fn refusal(path: &Path, standing: &Standing) -> String {
+    let run = path.parent().filter(|p| p.join("result.json").is_file());
+    let verify = match run {
+        Some(dir) => format!("verify it at a clock with `tune verify {} --verify-tc {CLOCK}`", dir.display()),
+        None => format!(
+            "play it against the build's values at a clock with `tune match --engine {} --opponent \
+             params/eval.toml --tc {CLOCK} --sprt 0 5 0.05 0.05`",
+            path.display()
+        ),
+    };
+    format!(
+        "refused: {} {}; tune export bakes only results that passed an SPRT at a clock. To bake it: {verify}, \
+         or bake it anyway with --force",
+        path.display(),
+        standing.describe()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::testutil::{scratch_root, TempDir};
+    use crate::run::verdict::example;
+    use crate::verify::Outcome;
+
+    fn export(root: &Path, params: &Path, force: bool) -> Result<()> {
+        run(&ExportArgs {
+            params: Some(params.to_path_buf()),
+            search_params: None,
+            root: root.to_path_buf(),
+            toml: root.join("reports/export/eval.toml"),
+            search_toml: root.join("reports/export/search.toml"),
+            no_build: false,
+            force,
+        })
+    }
+
+    /// A run folder with a tuned.toml (tempo moved) whose result stands as `standing` (None: no
+    /// result.json).
+    fn run_folder(dir: &Path, standing: Option<Standing>, in_provenance: bool) -> std::path::PathBuf {
+        std::fs::create_dir_all(dir).unwrap();
+        let set = whetstone::eval::EvalParamSet::baked();
+        let mut values = set.values();
+        values[set.select(&["tempo"]).unwrap()[0]] += 3;
+        let mut provenance = Provenance { tool: "pbil".into(), ..Provenance::default() };
+        if let (Some(standing), true) = (&standing, in_provenance) {
+            provenance.set_verdict(&standing.to_json()).unwrap();
+        }
+        let tuned = dir.join("tuned.toml");
+        std::fs::write(&tuned, provenance.append_to(&set.with_values(&values).to_toml()).unwrap()).unwrap();
+        if let (Some(standing), false) = (standing, in_provenance) {
+            std::fs::write(
+                dir.join("result.json"),
+                serde_json::json!({ "verdict": standing.to_json() }).to_string(),
+            )
+            .unwrap();
+        }
+        tuned
+    }
+
+    #[test]
+    fn export_refuses_what_did_not_pass_at_a_clock_naming_it_and_bakes_it_with_force() {
+        let dir = TempDir::new("export-refuse");
+        let root = scratch_root(dir.dir());
+        let cases = [
+            (Some(Standing::Verified(example(Outcome::Failed, false))), "failed its verification"),
+            (Some(Standing::Verified(example(Outcome::Undecided, false))), "is undecided"),
+            (Some(Standing::Verified(example(Outcome::Passed, true))), "passed only a screen"),
+            (Some(Standing::Unverified("--no-verify".into())), "is unverified (--no-verify)"),
+            (None, "is unverified (no verdict in its [provenance] and no result.json beside it)"),
+        ];
+        for (i, (standing, said)) in cases.into_iter().enumerate() {
+            let tuned = run_folder(&root.join(format!("run{i}")), standing, i % 2 == 0);
+            let e = export(&root, &tuned, false).unwrap_err().to_string();
+            assert!(e.starts_with("refused:") && e.contains(said) && e.contains("--force"), "{e}");
+            assert!(!root.join("src/eval/baked.rs").exists(), "a refused file bakes nothing");
+        }
+        let failed = run_folder(
+            &root.join("forced"),
+            Some(Standing::Verified(example(Outcome::Failed, false))),
+            false,
+        );
+        export(&root, &failed, true).unwrap();
+        assert!(root.join("src/eval/baked.rs").exists(), "--force bakes it");
+        let passed =
+            run_folder(&root.join("passed"), Some(Standing::Verified(example(Outcome::Passed, false))), true);
+        export(&root, &passed, false).unwrap();
+        let engine_toml = std::fs::read_to_string(root.join("engine.toml")).unwrap();
+        assert!(engine_toml.contains("passed/tuned.toml"), "{engine_toml}");
+        // The file the build bakes now is re-exported whatever its record says.
+        export(&root, &root.join("passed/tuned.toml"), false).unwrap();
+    }
 }

@@ -16,6 +16,8 @@ pub mod pbil;
 pub mod report;
 pub mod spsa;
 pub mod texel;
+pub mod verify;
+pub mod verify_args;
 
 #[cfg(test)]
 mod play_tests;
@@ -64,6 +66,10 @@ pub enum Command {
     /// heat maps of the piece-square tables, curves and the run's plots, and an Excel workbook
     /// (boards with colour scales, material-normalised and mirrored tables, Rust arrays).
     Report(report::ReportArgs),
+    /// Verify a finished tuning run now: its tuned values against its start as an SPRT (a run
+    /// made with --no-verify, a screen confirmed at a clock with --verify-tc, an undecided SPRT
+    /// given more games with --verify-games); the verdict goes into the run's result.json.
+    Verify(verify::VerifyRunArgs),
     /// Write a params file into the engine build (src/eval/baked.rs, recorded in engine.toml) and
     /// as a normalised TOML.
     Export(export::ExportArgs),
@@ -85,6 +91,7 @@ impl Command {
             Command::Datagen(args) => datagen::run(args),
             Command::Dataset(command) => dataset::run(command),
             Command::Report(args) => report::run(args),
+            Command::Verify(args) => verify::run(args),
             Command::Export(args) => export::run(args),
             Command::Bench(args) => bench::run(args),
         }

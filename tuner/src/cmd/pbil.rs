@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::export::verify::VerifyArgs;
+use super::verify_args::VerifyArgs;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
 use crate::optim::pbil::{Pbil, PbilSettings, Update, NATURAL_LEARNING_RATE};
@@ -153,9 +153,8 @@ impl PbilArgs {
 }
 
 pub fn run(args: &PbilArgs) -> Result<()> {
-    args.verify.check()?;
+    let verify = args.verify.settings()?;
     let setup = args.common.setup("pbil", FitnessKind::Texel)?;
-    args.verify.check_setup(&setup)?;
     let fitness = &setup.fitness;
     let generations = match (args.generations, args.common.games) {
         (Some(g), _) => g,
@@ -190,7 +189,15 @@ pub fn run(args: &PbilArgs) -> Result<()> {
         extra["failures"] = state.games.failures_json();
     }
     setup.run.write_meta("pbil", args, args.common.resume, Some(extra.clone()))?;
-    crate::export::finish_tuning(&setup, &args.common, &args.verify, &values, state.games.played(), extra)
+    crate::export::finish_tuning(
+        &setup,
+        &args.common,
+        &verify,
+        &values,
+        state.games.played(),
+        extra,
+        setup.provenance("pbil", &args.common.params),
+    )
 }
 
 fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State> {

@@ -13,13 +13,15 @@ use serde::{Deserialize, Serialize};
 use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
-use crate::export::verify::VerifyArgs;
+use super::verify_args::VerifyArgs;
 use crate::export::Found;
 use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
 use crate::fitness::{step_seed, Games};
 use crate::optim::openbench::import_openbench;
 use crate::optim::spsa::{Perturbation, Spsa};
+use crate::run::provenance::Provenance;
 use crate::run::{RunDir, Steps};
+use crate::verify::VerifySettings;
 
 /// Simultaneous perturbation stochastic approximation: every iteration perturbs all selected
 /// values at once by ±c_k, plays the plus vector against the minus vector (a game pair), and
@@ -92,15 +94,14 @@ struct State {
 }
 
 pub fn run(args: &SpsaArgs) -> Result<()> {
-    args.verify.check()?;
+    let verify = args.verify.settings()?;
     if let Some(path) = &args.import_openbench {
-        return import(args, path);
+        return import(args, path, &verify);
     }
     if args.r_end.is_some_and(|r| r <= 0.0) || args.c_end.is_some_and(|c| c <= 0.0) {
         bail!("--r-end and --c-end must be positive");
     }
     let mut setup = args.common.setup("spsa", FitnessKind::Selfplay)?;
-    args.verify.check_setup(&setup)?;
     for d in &mut setup.space.dims {
         d.r_end = args.r_end.unwrap_or(d.r_end);
         d.c_end = args.c_end.unwrap_or(d.c_end);
@@ -136,16 +137,17 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
     crate::export::finish_tuning(
         &setup,
         &args.common,
-        &args.verify,
+        &verify,
         state.spsa.values(),
         state.games.played(),
         extra,
+        setup.provenance("spsa", &args.common.params),
     )
 }
 
 /// --import-openbench: the values an OpenBench tune reports, ended like a run of our own
 /// (result.json, tuned.toml and/or search.toml, the report), then --verify/--bake as after one.
-fn import(args: &SpsaArgs, path: &std::path::Path) -> Result<()> {
+fn import(args: &SpsaArgs, path: &std::path::Path, verify: &VerifySettings) -> Result<()> {
     let start_eval = EvalParamSet::load(&args.common.params)?;
     let start_search = match &args.common.search_params {
         Some(p) => SearchParamSet::load(p)?,
@@ -167,6 +169,7 @@ fn import(args: &SpsaArgs, path: &std::path::Path) -> Result<()> {
         games: 0,
         space_moved: false,
         measured,
+        provenance: Provenance::of_run("spsa", run.path(), &args.common.params, None),
     };
     let written = crate::export::finish_run(&run, &found)?;
     println!(
@@ -178,7 +181,7 @@ fn import(args: &SpsaArgs, path: &std::path::Path) -> Result<()> {
         run.path().display()
     );
     // --resume continues a killed verification from its journal.
-    crate::export::conclude(&run, &found, &args.verify, &args.common.play, args.common.resume).map(drop)
+    crate::export::conclude(&run, &found, verify, &args.common.play, args.common.resume).map(drop)
 }
 
 /// Runs (or resumes) the iterations; `halt_at` stops early as a kill would (tests).

@@ -16,15 +16,19 @@ use whetstone::eval::EvalParamSet;
 use whetstone::params::ParamSet;
 use whetstone::search::SearchParamSet;
 
-use crate::export::verify::VerifyArgs;
+use super::verify_args::VerifyArgs;
 use crate::export::{conclude, finish_run, Found};
-use crate::fitness::setup::PriorArgs;
-use crate::model::store::{shuffle, TraceStore};
-use crate::model::{load_traces, split, Data, Kernel, Layout, Model};
+use crate::fitness::setup::RecipeArgs;
+use crate::model::prior::Prior;
+use crate::model::recipe::FitRecipe;
+use crate::model::store::shuffle;
+use crate::model::{blended_targets, load_traces, split, Data, Kernel, Layout, Model};
 use crate::optim::{local_search_pass, Adam};
 use crate::play::args::PlayArgs;
 use crate::report;
+use crate::run::provenance::Provenance;
 use crate::run::{EpochLog, RunDir, Steps};
+use crate::verify::VerifySettings;
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Optimizer {
@@ -34,19 +38,8 @@ pub enum Optimizer {
     Local,
 }
 
-/// Which sigmoid scale turns search scores into targets (`--score-k`).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ScoreK {
-    /// The evaluation's K, fitted on the results.
-    #[default]
-    Eval,
-    /// Fitted on the search scores against the results.
-    Fit,
-}
-
 /// Options of `tune texel`.
-#[derive(clap::Args, Debug, Clone, Serialize, Deserialize)]
+#[derive(clap::Args, Debug, Clone, Serialize)]
 pub struct TexelArgs {
     #[command(flatten)]
     pub verify: VerifyArgs,
@@ -57,30 +50,17 @@ pub struct TexelArgs {
     /// tuned values against the start [default: the built-in ones]. Texel tunes none of them.
     #[arg(long, value_name = "FILE")]
     pub search_params: Option<PathBuf>,
-    /// Labelled positions (EPD with c9 results, `[1.0]` lines, `fen | result`, CSV).
-    #[arg(long, required = true, num_args = 1..)]
-    pub data: Vec<PathBuf>,
+    /// The data and the objective (search-score weight, L2 pull, prior, coverage); without
+    /// --data, the ones the starting file's provenance records.
+    #[command(flatten)]
+    pub recipe: RecipeArgs,
     /// Validation positions; without them a deterministic fraction of --data is held out.
     #[arg(long, num_args = 1..)]
     pub valid: Vec<PathBuf>,
-    /// Fraction of --data held out for validation when --valid is not given.
+    /// Fraction of --data held out for validation when --valid is not given (whole games: the
+    /// positions of one game fall on one side).
     #[arg(long, default_value_t = 0.1)]
     pub valid_fraction: f64,
-    /// Train on targets blended from each position's game result and its search score (EPD `ce`,
-    /// written by `tune datagen` and `tune dataset convert` from the games' move comments, or by
-    /// `tune dataset rescore` from any engine's search):
-    /// (1 - W) · result + W · σ(K · score), K fitted on the results first. 0 is results alone;
-    /// positions without a score keep their result. The validation loss stays against the
-    /// results, so runs with different W compare.
-    #[arg(long, default_value_t = 0.0, value_name = "W", value_parser = parse_weight)]
-    pub score_weight: f64,
-    /// The K that turns the search scores into targets: `eval`, the evaluation's K (fitted on
-    /// the results), right for our own engine's scores; `fit`, fitted on the scores themselves
-    /// against the results, for scores in another engine's centipawns (`tune dataset rescore
-    /// --engine` of another engine).
-    #[arg(long, value_enum, default_value_t = ScoreK::Eval, value_name = "K")]
-    #[serde(default)]
-    pub score_k: ScoreK,
     /// Tune only the terms matching these globs (`pst.*`, `mobility.knight`); default: all tunable.
     #[arg(long, num_args = 1..)]
     pub only: Vec<String>,
@@ -99,17 +79,6 @@ pub struct TexelArgs {
     /// Adam's learning rate, in centipawns per step.
     #[arg(long, default_value_t = 1.0)]
     pub learning_rate: f64,
-    /// Freeze values seen in fewer positions than this (phase-weighted; see `coverage` in the
-    /// summary): rare piece-square entries and mobility counts otherwise fit noise.
-    #[arg(long, default_value_t = 1000.0)]
-    pub min_coverage: f64,
-    /// L2 pull toward the starting values: adds λ·Σ((w - w₀)/100)² to the loss being minimised
-    /// (the logged losses stay the plain mean squared error). 0 turns it off. The default is the
-    /// best measured in games (docs/tuning.md: +67 Elo against the hand-set start; none: -19).
-    #[arg(long, default_value_t = 0.003)]
-    pub l2: f64,
-    #[command(flatten)]
-    pub prior: PriorArgs,
     /// Keep the evaluation's centipawn scale: multiply the tuned centipawn values (all of them,
     /// frozen ones too) by K refitted on them / K, so the sigmoid fits them at the run's K. The
     /// fit is the same (the same evaluation, expressed in the starting scale); what changes is
@@ -141,14 +110,6 @@ pub struct TexelArgs {
     pub quiet: bool,
 }
 
-/// A fraction from 0 to 1.
-fn parse_weight(text: &str) -> std::result::Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
-        _ => Err(format!("'{text}' is not a weight from 0 to 1")),
-    }
-}
-
 /// Everything needed to continue a run exactly.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Checkpoint {
@@ -167,21 +128,28 @@ pub fn run(args: &TexelArgs) -> Result<()> {
     pool.install(|| run_in_pool(args))
 }
 
+/// The pull toward the start of `tune texel` when neither the user nor the starting file's recipe
+/// sets it: the best measured in games (docs/tuning.md: +67 Elo against the hand-set start; none:
+/// -19).
+pub const DEFAULT_L2: f64 = 0.003;
+
 fn run_in_pool(args: &TexelArgs) -> Result<()> {
-    args.verify.check()?;
+    let verify = args.verify.settings()?;
     let set = EvalParamSet::load(&args.params)?;
+    let recipe = FitRecipe::resolve(&args.params, &args.recipe.choice(), DEFAULT_L2)?;
     let search = match &args.search_params {
         Some(path) => SearchParamSet::load(path)?,
         None => SearchParamSet::baked(),
     };
-    crate::dataset::check_files("--data", &args.data)?;
+    crate::dataset::check_files("--data", &recipe.data)?;
     crate::dataset::check_files("--valid", &args.valid)?;
     if args.resume {
         crate::run::check_resumable(&args.out)?;
     }
     RunDir::create(&args.out)?;
     let progress = !args.quiet;
-    let all = load_traces(&args.data, args.strict, progress)?;
+    eprintln!("Texel: {}", recipe.describe());
+    let all = load_traces(&recipe.data, args.strict, progress)?;
     let mut data = if args.valid.is_empty() {
         split(&all, args.valid_fraction, args.seed)
     } else {
@@ -212,12 +180,12 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
     let model = Model { layout: &Layout::new(&set), store: &data.train };
     let names = set.value_names();
     let coverage = model.coverage();
-    let (mut selected, mut rare) = Model::keep_covered_by(&coverage, &matching, args.min_coverage, &names);
+    let (mut selected, mut rare) = Model::keep_covered_by(&coverage, &matching, recipe.min_coverage, &names);
     if selected.is_empty() {
-        bail!("every matching value is below --min-coverage {}", args.min_coverage);
+        bail!("every matching value is below --min-coverage {}", recipe.min_coverage);
     }
     // Rare values of the prior's tables are tuned after all: their neighbours hold them.
-    let prior = args.prior.prior(&set)?;
+    let prior = Prior::new(&set, &recipe.prior_terms, recipe.smooth, recipe.mirror)?;
     let mut held = Vec::new();
     if !prior.is_empty() {
         let still: Vec<usize>;
@@ -227,7 +195,7 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
              ones are held by their neighbours, {} stay frozen",
             prior.tables.join(", "),
             selected.len(),
-            args.min_coverage,
+            recipe.min_coverage,
             held.len(),
             still.len()
         );
@@ -236,9 +204,9 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
     write_coverage(&args.out, &names, &coverage, (&selected, &held, &rare))?;
     selected.extend(held);
     selected.sort_unstable();
-    let outcome = optimise(args, &set, &data, &selected)?;
+    let outcome = optimise(args, &recipe, &set, &data, &selected)?;
     let frozen: Vec<&str> = rare.iter().map(|&i| names[i].as_str()).collect();
-    finish(args, (&set, &search), &data, &outcome, &selected, &frozen)
+    finish(args, (&recipe, &verify), (&set, &search), &data, &outcome, (&selected, &frozen))
 }
 
 /// One row of `coverage.csv`.
@@ -280,42 +248,19 @@ pub struct Optimised {
     pub log: Vec<EpochLog>,
 }
 
-/// The training positions with targets blended from results and search scores at sigmoid scale
-/// `k` (`--score-weight`), or None to train on the results as loaded.
-fn training_set(args: &TexelArgs, data: &Data, k: f64) -> Result<Option<TraceStore>> {
-    if args.score_weight == 0.0 {
-        return Ok(None);
-    }
-    let scored = data.train.scored();
-    if scored == 0 {
-        bail!(
-            "--score-weight {}: no training position has a search score (EPD `ce`; `tune datagen` and \
-             `tune dataset convert` write them from the games' move comments)",
-            args.score_weight
-        );
-    }
-    let score_k = match args.score_k {
-        ScoreK::Eval => k,
-        // Some position has a score (checked above), so the fit has data.
-        ScoreK::Fit => data.train.fit_score_k().unwrap_or(k),
-    };
-    eprintln!(
-        "targets: {:.0}% result, {:.0}% search score (K {score_k:.3}; the evaluation's {k:.3}) for the {scored} \
-         of {} training positions that have one",
-        100.0 * (1.0 - args.score_weight),
-        100.0 * args.score_weight,
-        data.train.len()
-    );
-    Ok(Some(data.train.blended(args.score_weight, score_k)))
-}
-
 /// Runs (or resumes) the epochs; writes logs and checkpoints as it goes.
-pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize]) -> Result<Optimised> {
+pub fn optimise(
+    args: &TexelArgs,
+    recipe: &FitRecipe,
+    set: &ParamSet,
+    data: &Data,
+    selected: &[usize],
+) -> Result<Optimised> {
     let layout = Layout::new(set);
     let results = Model { layout: &layout, store: &data.train };
     let valid = Model { layout: &layout, store: &data.valid };
     let bounds = set.value_bounds();
-    let prior = args.prior.prior(set)?;
+    let prior = Prior::new(set, &recipe.prior_terms, recipe.smooth, recipe.mirror)?;
     let run = RunDir::create(&args.out)?;
     run.write_meta("texel", args, args.resume, None)?;
     let start: Vec<f64> = set.values().iter().map(|&v| v as f64).collect();
@@ -339,7 +284,7 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
         Checkpoint { epoch: 0, k, adam, weights, log: Vec::new(), best_loss: f64::INFINITY }
     };
     // K is fitted on the results alone; the targets may then take in the search scores.
-    let blended = training_set(args, data, state.k)?;
+    let blended = blended_targets(&data.train, recipe.score_weight, recipe.score_k, state.k)?;
     let train = Model { layout: &layout, store: blended.as_ref().unwrap_or(&data.train) };
     if state.log.is_empty() {
         let loss = train.loss(&state.weights, state.k);
@@ -379,9 +324,9 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
                     let share = batch.len() as f64 / n as f64;
                     let (loss, mut grad) =
                         train.loss_and_gradient_over(Kernel::detect(), batch, &state.weights, state.k);
-                    if args.l2 > 0.0 {
+                    if recipe.l2 > 0.0 {
                         for &i in selected {
-                            grad[i] += 2.0 * args.l2 * (state.weights[i] - start[i]) / 1e4;
+                            grad[i] += 2.0 * recipe.l2 * (state.weights[i] - start[i]) / 1e4;
                         }
                     }
                     prior.add_gradient(&state.weights, &mut grad);
@@ -427,11 +372,11 @@ pub fn optimise(args: &TexelArgs, set: &ParamSet, data: &Data, selected: &[usize
 /// with texel's own summary and loss curve. `selected` are the slots tuned, `frozen` the ones left.
 fn finish(
     args: &TexelArgs,
+    (recipe, verify): (&FitRecipe, &VerifySettings),
     (set, search): (&EvalParamSet, &SearchParamSet),
     data: &Data,
     outcome: &Optimised,
-    selected: &[usize],
-    frozen: &[&str],
+    (selected, frozen): (&[usize], &[&str]),
 ) -> Result<()> {
     let layout = Layout::new(set);
     let train = Model { layout: &layout, store: &data.train };
@@ -510,6 +455,7 @@ fn finish(
         games: 0,
         measured,
         space_moved: false,
+        provenance: Provenance::of_run("texel", &args.out, &args.params, Some(recipe.record())),
     };
     let written = finish_run(&run, &found)?;
     println!(
@@ -519,7 +465,7 @@ fn finish(
     );
     let mut play = PlayArgs::defaults();
     (play.concurrency, play.seed, play.quiet) = (args.concurrency, args.seed, args.quiet);
-    conclude(&run, &found, &args.verify, &play, args.resume).map(drop)
+    conclude(&run, &found, verify, &play, args.resume).map(drop)
 }
 
 #[cfg(test)]
@@ -529,24 +475,24 @@ mod tests {
     use super::*;
     use crate::model::traces::tests::data;
 
+    /// No pull, no prior, every value tuned; `score_weight` of the targets from search scores.
+    fn plain(score_weight: f64) -> FitRecipe {
+        FitRecipe { score_weight, min_coverage: 0.0, ..FitRecipe::defaults(0.0) }
+    }
+
     fn args(out: &Path, epochs: usize, resume: bool) -> TexelArgs {
         TexelArgs {
-            verify: VerifyArgs::defaults(),
+            verify: crate::run::clap_defaults(),
             params: PathBuf::from("params/eval.toml"),
             search_params: None,
-            data: vec![],
+            recipe: RecipeArgs::default(),
             valid: vec![],
             valid_fraction: 0.2,
-            score_weight: 0.0,
-            score_k: ScoreK::Eval,
             only: vec![],
             optimizer: Optimizer::Adam,
             epochs,
             batch_size: 0,
             learning_rate: 1.0,
-            min_coverage: 0.0,
-            l2: 0.0,
-            prior: PriorArgs { smooth: 0.0, mirror: 0.0, prior_terms: vec![] },
             keep_scale: true,
             concurrency: None,
             out: out.to_path_buf(),
@@ -581,9 +527,9 @@ mod tests {
         let (a, b) = (dir.join("straight"), dir.join("resumed"));
         std::fs::create_dir_all(&a).unwrap();
         std::fs::create_dir_all(&b).unwrap();
-        let straight = optimise(&args(&a, 6, false), &set, &d, &selected).unwrap();
-        optimise(&args(&b, 3, false), &set, &d, &selected).unwrap();
-        let resumed = optimise(&args(&b, 6, true), &set, &d, &selected).unwrap();
+        let straight = optimise(&args(&a, 6, false), &plain(0.0), &set, &d, &selected).unwrap();
+        optimise(&args(&b, 3, false), &plain(0.0), &set, &d, &selected).unwrap();
+        let resumed = optimise(&args(&b, 6, true), &plain(0.0), &set, &d, &selected).unwrap();
         assert_eq!(straight.weights, resumed.weights);
         assert_eq!(straight.log.len(), 7);
         let losses: Vec<f64> = straight.log.iter().map(|e| e.train_loss).collect();
@@ -605,9 +551,9 @@ mod tests {
         std::fs::create_dir_all(&b).unwrap();
         let with_batches =
             |out: &Path, epochs, resume| TexelArgs { batch_size: 500, ..args(out, epochs, resume) };
-        let straight = optimise(&with_batches(&a, 4, false), &set, &d, &selected).unwrap();
-        optimise(&with_batches(&b, 2, false), &set, &d, &selected).unwrap();
-        let resumed = optimise(&with_batches(&b, 4, true), &set, &d, &selected).unwrap();
+        let straight = optimise(&with_batches(&a, 4, false), &plain(0.0), &set, &d, &selected).unwrap();
+        optimise(&with_batches(&b, 2, false), &plain(0.0), &set, &d, &selected).unwrap();
+        let resumed = optimise(&with_batches(&b, 4, true), &plain(0.0), &set, &d, &selected).unwrap();
         assert_eq!(straight.weights, resumed.weights);
         let checkpoint: Checkpoint =
             serde_json::from_str(&std::fs::read_to_string(a.join("checkpoint.json")).unwrap()).unwrap();
@@ -615,7 +561,8 @@ mod tests {
         assert_eq!(checkpoint.adam.step, 4 * d.train.len().div_ceil(500) as u64);
         assert!(checkpoint.adam.step >= 16);
         std::fs::create_dir_all(dir.join("full")).unwrap();
-        let full_batch = optimise(&args(&dir.join("full"), 4, false), &set, &d, &selected).unwrap();
+        let full_batch =
+            optimise(&args(&dir.join("full"), 4, false), &plain(0.0), &set, &d, &selected).unwrap();
         let train = Model { layout: &Layout::new(&set), store: &d.train };
         let loss = |w: &[f64]| train.loss(w, straight.k);
         // Twenty small steps get further than four full ones at the same learning rate.
@@ -631,8 +578,9 @@ mod tests {
         let selected = set.select(&[]).unwrap();
         let dir = std::env::temp_dir().join(format!("whetstone-texel-scores-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let weighted = |w| TexelArgs { score_weight: w, ..args(&dir, 0, false) };
-        let error = optimise(&weighted(0.5), &set, &d, &selected).err().expect("no scores: an error");
+        let error = optimise(&args(&dir, 0, false), &plain(0.5), &set, &d, &selected)
+            .err()
+            .expect("no scores: an error");
         assert!(error.to_string().contains("no training position has a search score"), "{error}");
         // Scores that are the starting evaluation itself: trained on them alone, the starting
         // values fit perfectly (only the targets' rounding is left), unlike the results.
@@ -642,8 +590,8 @@ mod tests {
             .map(|p| Model { layout: &layout, store: &d.train }.evaluate(p, &start).round() as i16)
             .collect();
         d.train.score = evals;
-        let on_scores = optimise(&weighted(1.0), &set, &d, &selected).unwrap();
-        let on_results = optimise(&weighted(0.0), &set, &d, &selected).unwrap();
+        let on_scores = optimise(&args(&dir, 0, false), &plain(1.0), &set, &d, &selected).unwrap();
+        let on_results = optimise(&args(&dir, 0, false), &plain(0.0), &set, &d, &selected).unwrap();
         assert!(on_scores.log[0].train_loss < 1e-4, "{}", on_scores.log[0].train_loss);
         assert!(on_results.log[0].train_loss > 0.05, "{}", on_results.log[0].train_loss);
         // K is fitted on the results either way, and validation stays against them.

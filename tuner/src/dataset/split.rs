@@ -1,6 +1,6 @@
 //! Deterministic train/validation split of a file (`tune dataset split`), by the one hold-out rule
-//! (`holdout.rs`): the file's positions are numbered in line order and position i goes to the
-//! validation file when the rule holds it out. So the two files hold the positions `tune texel
+//! (`holdout.rs`): the file's positions are grouped into games in line order and a game's
+//! positions go to the validation file when the rule holds the game out. So the two files hold the positions `tune texel
 //! --data <file>` trains and validates on when it holds out the same fraction with the same seed,
 //! and the same input, fraction and seed give the same split on every machine.
 //!
@@ -15,7 +15,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 
 use super::formats::parse_line;
-use super::holdout::HoldOut;
+use super::holdout::{GameCounter, GameMark, HoldOut};
 
 /// Line counts of a split.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -54,6 +54,7 @@ pub fn split(input: &Path, train: &Path, valid: &Path, fraction: f64, seed: u64)
     };
     let (mut train_out, mut valid_out) = (create(train)?, create(valid)?);
     let mut report = SplitReport::default();
+    let mut games = GameCounter::default();
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -67,17 +68,19 @@ pub fn split(input: &Path, train: &Path, valid: &Path, fraction: f64, seed: u64)
             valid_out.write_all(&line)?;
             continue;
         }
-        // The position's number is how many positions came before it.
-        let index = report.train + report.valid;
-        if !holds_position(&line, report.lines == 1) {
-            report.other += 1;
-            train_out.write_all(&line)?;
-        } else if rule.holds_out(index) {
-            report.valid += 1;
-            valid_out.write_all(&line)?;
-        } else {
-            report.train += 1;
-            train_out.write_all(&line)?;
+        match position(&line, report.lines == 1) {
+            None => {
+                report.other += 1;
+                train_out.write_all(&line)?;
+            }
+            Some(mark) if rule.holds_out(games.next(mark)) => {
+                report.valid += 1;
+                valid_out.write_all(&line)?;
+            }
+            Some(_) => {
+                report.train += 1;
+                train_out.write_all(&line)?;
+            }
         }
     }
     train_out.flush().with_context(|| format!("writing {}", train.display()))?;
@@ -85,11 +88,12 @@ pub fn split(input: &Path, train: &Path, valid: &Path, fraction: f64, seed: u64)
     Ok(report)
 }
 
-/// Whether a line holds a position as loading reads it (a byte-order mark before the first line
-/// is not part of it).
-fn holds_position(line: &[u8], first: bool) -> bool {
+/// The game mark of the position a line holds as loading reads it (a byte-order mark before
+/// the first line is not part of it), or None for a line without one.
+fn position(line: &[u8], first: bool) -> Option<GameMark> {
     let line = if first { line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line) } else { line };
-    std::str::from_utf8(line).is_ok_and(|text| matches!(parse_line(text), Ok(Some(_))))
+    let (pos, outcome) = parse_line(std::str::from_utf8(line).ok()?).ok()??;
+    Some(GameMark::of(&pos, outcome))
 }
 
 fn is_csv_header(line: &[u8]) -> bool {
@@ -110,9 +114,10 @@ mod tests {
     use crate::dataset::testutil::TempDir;
     use crate::dataset::{load, LoadOptions};
 
-    /// Position line `n`: the same rook ending at move number `n`, so every line differs.
+    /// Position line `n`: the same rook ending at move number `n`, so every line differs, won
+    /// and lost in turn, so every line is a game of its own.
     fn position(n: usize) -> String {
-        format!("4k3/8/8/8/8/8/8/R3K3 w - - 0 {n} c9 \"1-0\";")
+        format!("4k3/8/8/8/8/8/8/R3K3 w - - 0 {n} c9 \"{}\";", if n % 2 == 0 { "1-0" } else { "0-1" })
     }
 
     /// The move numbers of a file's lines, in file order.
@@ -138,7 +143,7 @@ mod tests {
         // the positions the rule holds out (position i is on line i + 1).
         assert!(t.windows(2).all(|w| w[0] < w[1]) && v.windows(2).all(|w| w[0] < w[1]));
         let rule = HoldOut { fraction: 0.1, seed: 1 };
-        assert_eq!(v, (1..=10_000).filter(|n| rule.holds_out(n - 1)).collect::<Vec<_>>());
+        assert_eq!(v, (1..=10_000).filter(|&n| rule.holds_out(n as u64 - 1)).collect::<Vec<_>>());
         let mut merged = [t, v].concat();
         merged.sort();
         assert_eq!(merged, (1..=10_000).collect::<Vec<_>>());
@@ -178,12 +183,34 @@ mod tests {
         let held = |keep: bool| -> Vec<String> {
             all.iter()
                 .enumerate()
-                .filter(|(i, _)| rule.holds_out(*i) == keep)
+                .filter(|(i, _)| rule.holds_out(*i as u64) == keep)
                 .map(|(_, f)| f.clone())
                 .collect()
         };
         assert_eq!(fens(&valid), held(true));
         assert_eq!(fens(&train), held(false));
+    }
+
+    #[test]
+    fn the_positions_of_one_game_go_to_one_file() {
+        // Games of a king walk with a pawn that advances: each game's positions may follow each
+        // other; the next game starts with the pawn back home.
+        let dir = TempDir::new("split-games");
+        let input = dir.path("in.epd");
+        let mut text = String::new();
+        for _game in 0..400 {
+            for rank in 2..7 {
+                // Rows from rank 7 down to rank 2; the pawn on a`rank`.
+                let rows: Vec<&str> = (2..=7).rev().map(|r| if r == rank { "P7" } else { "8" }).collect();
+                text.push_str(&format!("4k3/{}/4K3 w - - c9 \"1-0\";\n", rows.join("/")));
+            }
+        }
+        std::fs::write(&input, &text).unwrap();
+        let (train, valid) = (dir.path("t.epd"), dir.path("v.epd"));
+        let report = split(&input, &train, &valid, 0.2, 7).unwrap();
+        assert_eq!(report.train + report.valid, 2000);
+        assert_eq!((report.train % 5, report.valid % 5), (0, 0), "whole games of five positions: {report:?}");
+        assert!((200..600).contains(&report.valid), "{report:?}");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Test helpers: a temporary directory removed on drop.
+//! Test helpers: a temporary directory removed on drop, and a scratch repository root to bake into.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,4 +24,22 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+impl TempDir {
+    /// The directory itself.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+/// A repository root with the shipped engine.toml and params files under `dir`, for baking into.
+pub fn scratch_root(dir: &std::path::Path) -> PathBuf {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = dir.join("root");
+    std::fs::create_dir_all(root.join("params")).unwrap();
+    for file in ["engine.toml", "params/eval.toml", "params/search.toml"] {
+        std::fs::copy(repo.join(file), root.join(file)).unwrap();
+    }
+    root
 }

@@ -11,6 +11,8 @@ use whetstone::eval::EvalLayout;
 use whetstone::params::{to_rust_module, CheckedSet, Layout, ParamSet};
 use whetstone::search::SearchLayout;
 
+use crate::run::provenance::Provenance;
+
 /// What to bake, and where.
 #[derive(Clone, Debug)]
 pub struct Bake {
@@ -99,7 +101,12 @@ fn export<L: Layout>(args: &Bake, target: &Target, config_doc: &mut toml_edit::D
             println!("new terms (not read by {} yet): {}", L::READER.name, new.join(", "));
         }
     }
-    write(&args.root.join(target.toml), &set.to_toml())?;
+    // The normalised file keeps what the file says of how it was tuned.
+    let text = match Provenance::read(&params_path)? {
+        Some(provenance) => provenance.append_to(&set.to_toml())?,
+        None => set.to_toml(),
+    };
+    write(&args.root.join(target.toml), &text)?;
     println!("wrote {} ({} terms, {} values)", target.toml.display(), set.terms.len(), set.value_count());
     if args.no_build {
         return Ok(false);

@@ -6,11 +6,10 @@
 //! included, ends in [`finish_run`]; `tune export` (in `cmd/`) then bakes a chosen file.
 
 pub mod bake;
-pub mod verify;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use whetstone::eval::EvalParamSet;
 use whetstone::params::{CheckedSet, Layout, ParamSet};
 use whetstone::search::SearchParamSet;
@@ -18,8 +17,10 @@ use whetstone::search::SearchParamSet;
 use crate::fitness::setup::{Setup, TuneArgs};
 use crate::optim::space::Slot;
 use crate::play::args::PlayArgs;
+use crate::run::advice::{advice, Baking};
+use crate::run::provenance::{self, Provenance};
 use crate::run::RunDir;
-use verify::{Verdict, VerifyArgs};
+use crate::verify::{self, Contenders, Outcome, Standing, Verdict, VerifySettings};
 
 /// The tuned values as `<stem>.toml` and the Rust module `rust_name` (the engine's baked module
 /// for that set, as `tune export` writes it). Returns the TOML's path.
@@ -28,9 +29,10 @@ pub fn write_params<L: Layout>(
     tuned: &CheckedSet<L>,
     stem: &str,
     rust_name: &str,
+    provenance: &Provenance,
 ) -> Result<PathBuf> {
     let toml_path = run.file(&format!("{stem}.toml"));
-    run.write(&format!("{stem}.toml"), &tuned.to_toml())?;
+    run.write(&format!("{stem}.toml"), &provenance.append_to(&tuned.to_toml())?)?;
     run.write(rust_name, &tuned.to_rust_module(&toml_path.display().to_string())?)?;
     Ok(toml_path)
 }
@@ -62,11 +64,19 @@ pub struct Found {
     /// A `--space` run (values of no params set: a command's, an engine's options): whether any
     /// value, as played, left its start.
     pub space_moved: bool,
+    /// How the values were made (tool, command, start, recipe), written into the tuned files.
+    pub provenance: Provenance,
 }
 
 impl Found {
     /// A black-box run's result: `values` over the set-up's space.
-    pub fn from_setup(setup: &Setup, values: &[f64], games: u64, measured: serde_json::Value) -> Found {
+    pub fn from_setup(
+        setup: &Setup,
+        values: &[f64],
+        games: u64,
+        measured: serde_json::Value,
+        provenance: Provenance,
+    ) -> Found {
         let playable = setup.space.playable(values);
         let tunes = |eval: bool| {
             setup
@@ -88,20 +98,35 @@ impl Found {
             games,
             measured,
             space_moved,
+            provenance,
         }
+    }
+
+    /// What a verification plays, when the run tuned our params files (None for a `--space` run).
+    pub fn contenders(&self) -> Option<Contenders> {
+        (self.eval.is_some() || self.search.is_some()).then(|| Contenders {
+            start_eval: self.start_eval.clone(),
+            start_search: self.start_search.clone(),
+            eval: self.eval.clone(),
+            search: self.search.clone(),
+        })
     }
 
     /// Whether the tuned values differ from the start anywhere.
     pub fn changed(&self) -> bool {
-        self.space_moved
-            || self.eval.as_ref().is_some_and(|e| e.values() != self.start_eval.values())
-            || self.search.as_ref().is_some_and(|s| s.values() != self.start_search.values())
+        self.space_moved || self.contenders().is_some_and(|c| c.changed())
     }
 }
 
+/// The run folder's files that hold the start beside the result, so `tune verify` can play them
+/// later whatever has become of the files the run started from.
+pub const START_EVAL: &str = "start.toml";
+pub const START_SEARCH: &str = "start-search.toml";
+
 /// The end of every tuning run: `result.json` ({"values": {name: value}, "games": n, "frozen":
-/// [...], "changed": bool, and what the tuner measured}), the tuned sets as TOML and as the
-/// engine's Rust modules, the report, and what to do next. Returns the files written.
+/// [...], "changed": bool, and what the tuner measured}), the tuned sets as TOML (with their
+/// provenance) and as the engine's Rust modules, the start beside them, and the report. What to
+/// do next is said after the verdict ([`conclude`]). Returns the files written.
 pub fn finish_run(run: &RunDir, found: &Found) -> Result<Vec<&'static str>> {
     let named: serde_json::Map<String, serde_json::Value> =
         found.values.iter().map(|(name, v)| (name.clone(), serde_json::json!(v))).collect();
@@ -116,82 +141,148 @@ pub fn finish_run(run: &RunDir, found: &Found) -> Result<Vec<&'static str>> {
     }
     run.write_json("result.json", &result)?;
     let mut written = vec!["result.json"];
-    let mut next = Vec::new();
     if let Some(eval) = &found.eval {
-        let toml = write_params(run, eval, "tuned", "eval_params.rs")?;
+        write_params(run, eval, "tuned", "eval_params.rs", &found.provenance)?;
         written.extend(["tuned.toml", "eval_params.rs"]);
-        next.push(format!(
-            "bake the evaluation into the engine with: tune export --params {}",
-            toml.display()
-        ));
     }
     if let Some(search) = &found.search {
-        let toml = write_params(run, search, "search", "search_params.rs")?;
+        write_params(run, search, "search", "search_params.rs", &found.provenance)?;
         written.extend(["search.toml", "search_params.rs"]);
-        next.push(format!(
-            "bake the search constants into the engine with: tune export --search-params {}",
-            toml.display()
-        ));
     }
     if found.eval.is_some() || found.search.is_some() {
+        // Both starting sets, so `tune verify` plays what the run's own verification played.
+        run.write(START_EVAL, &found.start_eval.to_toml())?;
+        run.write(START_SEARCH, &found.start_search.to_toml())?;
+        written.extend([START_EVAL, START_SEARCH]);
         let eval = found.eval.as_ref().unwrap_or(&found.start_eval);
         write_report(run, eval, Some(found.start_eval.set()));
-        // A run that moved nothing says so instead of advising an export of the start.
-        if found.changed() {
-            next.iter().for_each(|line| eprintln!("{line}"));
-        } else {
-            eprintln!(
-                "the run found nothing: every tuned value is where it started, so there is nothing to export"
-            );
-        }
     }
     Ok(written)
 }
 
-/// After [`finish_run`], with `--verify`: the verdict of the tuned values against the start
-/// (added to result.json and run.json, the report redrawn to show it first, printed last), and
-/// with `--bake` the build baked when the SPRT passed. `resume` continues a killed verification.
+/// After [`finish_run`]: the verdict of the tuned values against the start (added to
+/// result.json, run.json and the tuned files' provenance, the report redrawn to show it first,
+/// printed last), with `bake` the build baked when it passed at a clock, and the advice that
+/// follows the verdict. `resume` continues a killed verification.
 pub fn conclude(
     run: &RunDir,
     found: &Found,
-    args: &VerifyArgs,
+    verify: &VerifySettings,
     play: &PlayArgs,
     resume: bool,
-) -> Result<Option<Verdict>> {
-    if !args.verify {
-        return Ok(None);
-    }
-    if !found.changed() && (found.eval.is_some() || found.search.is_some()) {
-        // Games of the start against itself would measure nothing.
-        println!("verdict: none: the run moved no value, so there is nothing to verify (or bake)");
-        return Ok(None);
-    }
-    let stop = crate::run::interrupt_flag();
-    let verdict = verify::verify(run, found, args, play, resume, &stop)?;
-    run.add_result("verdict", &serde_json::to_value(&verdict)?)?;
+) -> Result<Standing> {
+    let standing = if !found.changed() {
+        Standing::Unchanged
+    } else if verify.first.is_none() {
+        Standing::Unverified("--no-verify".into())
+    } else if let Some(contenders) = found.contenders() {
+        Standing::Verified(play_verification(run, &contenders, verify, play, resume)?)
+    } else {
+        Standing::Unverified(
+            "a --space run tunes another program's values, which this process cannot play: measure them \
+             with tune match (--engine-option Name=Value for each tuned value against --opponent-option \
+             Name=start)"
+                .into(),
+        )
+    };
+    record(run, found.eval.is_some(), found.search.is_some(), &standing, verify.bake)?;
     if found.eval.is_some() || found.search.is_some() {
         let eval = found.eval.as_ref().unwrap_or(&found.start_eval);
         write_report(run, eval, Some(found.start_eval.set()));
     }
-    if args.bake {
-        let baked = verify::bake_if_passed(run, found, &verdict, std::path::Path::new("."))?;
-        run.add_result("baked", &baked.into())?;
-    }
-    println!("{}", verdict.lines());
-    Ok(Some(verdict))
+    Ok(standing)
 }
 
-/// The end of a black-box run (`pbil`, `clop`, `spsa`): [`finish_run`], OpenBench's SPSA lines
-/// of the result, the largest changes on the terminal, and with `--verify` the verdict.
+/// The verification's SPRTs into the run's `verify/` (and `verify-clock/` when a passed screen
+/// is confirmed at a clock); the last one played is the verdict.
+pub fn play_verification(
+    run: &RunDir,
+    contenders: &Contenders,
+    verify: &VerifySettings,
+    play: &PlayArgs,
+    resume: bool,
+) -> Result<Verdict> {
+    let Some(first) = &verify.first else { anyhow::bail!("no verification asked for") };
+    // Each SPRT its own flag: the match raises it when its SPRT decides.
+    let sprt = |plan: &crate::verify::SprtPlan| {
+        let folder = if plan.is_screen() { "verify" } else { "verify-clock" };
+        verify::play::verify(&run.file(folder), contenders, plan, play, resume, &crate::run::interrupt_flag())
+    };
+    let verdict = sprt(first)?;
+    match &verify.confirm {
+        Some(clock) if verdict.outcome == Outcome::Passed && verdict.screen => {
+            println!("{}", verdict.lines());
+            run.add_result("screen", &serde_json::to_value(&verdict)?)?;
+            eprintln!(
+                "the screen passed; --bake needs a pass at a clock, so the SPRT at {} follows",
+                clock.limit
+            );
+            sprt(clock)
+        }
+        _ => Ok(verdict),
+    }
+}
+
+/// Writes how the run's result stands: `verdict` in result.json and run.json, the tuned files'
+/// provenance, the build baked (`bake`) when it passed at a clock, and the verdict and advice
+/// printed last.
+pub fn record(run: &RunDir, eval: bool, search: bool, standing: &Standing, bake: bool) -> Result<()> {
+    run.add_result("verdict", &standing.to_json())?;
+    let (tuned, searched) = (run.file("tuned.toml"), run.file("search.toml"));
+    for (tunes, path) in [(eval, &tuned), (search, &searched)] {
+        if tunes {
+            stamp_verdict(path, standing)?;
+        }
+    }
+    let baked = bake && standing.bakeable();
+    if baked {
+        bake::bake(&bake::Bake {
+            params: eval.then(|| tuned.clone()),
+            search_params: search.then(|| searched.clone()),
+            root: std::path::PathBuf::from("."),
+            toml: run.file("baked-eval.toml"),
+            search_toml: run.file("baked-search.toml"),
+            no_build: false,
+        })?;
+    } else if bake {
+        eprintln!("not baked: the result {}; the engine build is untouched", standing.describe());
+    }
+    if bake {
+        run.add_result("baked", &baked.into())?;
+    }
+    match standing {
+        Standing::Verified(verdict) => println!("{}", verdict.lines()),
+        Standing::Unverified(_) => println!("verdict: UNVERIFIED"),
+        Standing::Unchanged => println!("verdict: none: the run moved no value"),
+    }
+    let baking =
+        Baking { eval: eval.then_some(tuned.as_path()), search: search.then_some(searched.as_path()), baked };
+    println!("{}", advice(standing, run.path(), &baking));
+    Ok(())
+}
+
+/// Puts the verdict into a tuned file's provenance (a file without one gets a bare one).
+fn stamp_verdict(path: &Path, standing: &Standing) -> Result<()> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut provenance = Provenance::parse(&text)
+        .with_context(|| format!("{}: its [provenance] table", path.display()))?
+        .unwrap_or_default();
+    provenance.set_verdict(&standing.to_json())?;
+    crate::run::write_atomically(path, &provenance.append_to(&provenance::strip(&text))?)
+}
+
+/// The end of a black-box run (`pbil`, `clop`, `spsa`, `bayes`): [`finish_run`], OpenBench's SPSA
+/// lines of the result, the largest changes on the terminal, and the verdict.
 pub fn finish_tuning(
     setup: &Setup,
     args: &TuneArgs,
-    verify: &VerifyArgs,
+    verify: &VerifySettings,
     values: &[f64],
     games: u64,
     measured: serde_json::Value,
+    provenance: Provenance,
 ) -> Result<()> {
-    let found = Found::from_setup(setup, values, games, measured);
+    let found = Found::from_setup(setup, values, games, measured, provenance);
     let mut written = finish_run(&setup.run, &found)?;
     let playable = setup.space.playable(values);
     setup.run.write("openbench.txt", &setup.space.to_openbench(&playable))?;
@@ -223,10 +314,11 @@ mod tests {
             games: 0,
             measured: serde_json::json!({ "k": 1.5 }),
             space_moved: false,
+            provenance: Provenance::default(),
         };
         assert!(!found.changed(), "the start itself changed nothing");
         let written = finish_run(&run, &found).unwrap();
-        assert_eq!(written, ["result.json", "tuned.toml", "eval_params.rs"]);
+        assert_eq!(written, ["result.json", "tuned.toml", "eval_params.rs", START_EVAL, START_SEARCH]);
         let result: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("result.json")).unwrap()).unwrap();
         assert_eq!(result["changed"], false);

@@ -16,17 +16,19 @@ use crate::fitness::selfplay::SelfPlay;
 use crate::fitness::texel::TexelFitness;
 use crate::fitness::tournament::Tournament;
 use crate::fitness::Fitness;
-use crate::model::prior::Prior;
+use crate::model::recipe::{FitRecipe, RecipeChoice, ScoreK};
 use crate::optim::space::Space;
 use crate::play::args::PlayArgs;
 use crate::play::limit::MoveLimit;
+use crate::run::provenance::Provenance;
 use crate::run::RunDir;
 
-/// The bundled data the Texel fitness reads by default: positions from our own self-play games,
-/// on which Texel tuning gained the most (see docs/tuning.md).
-pub const DEFAULT_DATA: &str = "datasets/whetstone-selfplay-113k.epd";
 /// Nodes per move of the self-play fitness when no limit is given.
 pub const DEFAULT_NODES: u64 = 5000;
+/// The L2 pull of the black-box tuners' Texel fitness when neither the user nor the starting
+/// file's recipe sets it: the best PBIL measured in games (docs/tuning.md), +54 Elo against the
+/// start, where 0.0003 gained nothing and no pull lost badly.
+pub const DEFAULT_L2: f64 = 0.001;
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum FitnessKind {
@@ -61,23 +63,12 @@ pub struct TuneArgs {
     /// Where scores come from [default: texel for PBIL, selfplay for CLOP and SPSA].
     #[arg(long, value_enum)]
     pub fitness: Option<FitnessKind>,
-    /// Labelled positions for --fitness texel.
-    #[arg(long, num_args = 1.., default_value = DEFAULT_DATA)]
-    pub data: Vec<PathBuf>,
-    /// Fraction of --data held out (its loss is logged, never tuned on).
+    /// --fitness texel: what the loss is over (the data and the objective's settings).
+    #[command(flatten)]
+    pub recipe: RecipeArgs,
+    /// Fraction of --data held out (its loss is logged, never tuned on), by game.
     #[arg(long, default_value_t = 0.1)]
     pub valid_fraction: f64,
-    /// --fitness texel: L2 pull toward the starting values, λ·Σ((x - x₀)/100)², added to the
-    /// error (as `tune texel --l2`). The default is the best PBIL measured in games (docs/tuning.md):
-    /// +54 Elo against the start, where 0.0003 gained nothing and no pull lost badly.
-    #[arg(long, default_value_t = 0.001)]
-    pub l2: f64,
-    /// --fitness texel: the smoothness and symmetry prior over tables (as `tune texel`).
-    #[command(flatten)]
-    pub prior: PriorArgs,
-    /// --fitness texel: leave values seen in fewer than this many positions alone.
-    #[arg(long, default_value_t = 1000.0)]
-    pub min_coverage: f64,
     /// Search each value only within this distance of its start (and its declared bounds);
     /// CLOP samples its whole box, so a narrow radius saves it games.
     #[arg(long, value_name = "R")]
@@ -115,29 +106,80 @@ pub struct TuneArgs {
     pub play: PlayArgs,
 }
 
-/// The prior over tables, for `tune texel` and the black-box tuners' Texel fitness.
-#[derive(clap::Args, Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct PriorArgs {
+/// The data and objective of a Texel fit, for `tune texel` and the black-box tuners' Texel
+/// fitness. Without --data, the run continues on the data and recipe the starting params file
+/// records in its `[provenance]` (each option given still wins); with --data, the defaults.
+#[derive(clap::Args, Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct RecipeArgs {
+    /// Labelled positions (EPD with c9 results, `[1.0]` lines, `fen | result`, CSV; .gz too)
+    /// [default: the data the starting file's provenance records, else
+    /// datasets/whetstone-selfplay-113k.epd].
+    #[arg(long, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// With no --data and the starting file's recorded data missing on this machine, tune on
+    /// the bundled data with the defaults instead of stopping.
+    #[arg(long)]
+    pub data_fallback: bool,
+    /// Train on targets blended from each position's game result and its search score (EPD `ce`,
+    /// written by `tune datagen` and `tune dataset convert` from the games' move comments, or by
+    /// `tune dataset rescore` from any engine's search): (1 - W) · result + W · σ(K · score), K
+    /// fitted on the results first. 0 is results alone; positions without a score keep their
+    /// result. The validation loss stays against the results, so runs with different W compare
+    /// [default: the starting file's recipe, else 0].
+    #[arg(long, value_name = "W")]
+    pub score_weight: Option<f64>,
+    /// The K that turns the search scores into targets: `eval`, the evaluation's K (fitted on
+    /// the results), right for our own engine's scores; `fit`, fitted on the scores themselves
+    /// against the results, for scores in another engine's centipawns [default: the starting
+    /// file's recipe, else eval].
+    #[arg(long, value_name = "K", value_parser = parse_score_k)]
+    pub score_k: Option<ScoreK>,
+    /// L2 pull toward the starting values: adds λ·Σ((w - w₀)/100)² to the loss being minimised
+    /// (the logged losses stay the plain mean squared error); 0 turns it off [default: the
+    /// starting file's recipe, else 0.003 for tune texel and 0.001 for the black-box tuners,
+    /// each the best measured in games: docs/tuning.md].
+    #[arg(long, value_name = "λ")]
+    pub l2: Option<f64>,
     /// Smoothness prior: adds λ·Σ((w_a - w_b)/100)² over neighbouring squares of each board
     /// and neighbouring entries of each ordered list (--prior-terms), so a value the data barely
     /// sees follows its neighbours; values of those tables are then tuned whatever their
-    /// coverage. 0 turns it off.
-    #[arg(long, default_value_t = 0.0, value_name = "λ")]
-    pub smooth: f64,
+    /// coverage. 0 turns it off [default: the starting file's recipe, else 0].
+    #[arg(long, value_name = "λ")]
+    pub smooth: Option<f64>,
     /// Symmetry prior: adds μ·Σ((w_sq - w_mirror)/100)² over each board's squares and their
-    /// mirrors across the d/e line (a1 and h1). 0 turns it off.
-    #[arg(long, default_value_t = 0.0, value_name = "μ")]
-    pub mirror: f64,
-    /// The tables --smooth and --mirror cover, as globs over term names.
-    #[arg(long, num_args = 1.., value_name = "GLOB",
-          default_values_t = crate::model::prior::DEFAULT_TERMS.iter().map(|s| s.to_string()))]
+    /// mirrors across the d/e line (a1 and h1). 0 turns it off [default: the starting file's
+    /// recipe, else 0].
+    #[arg(long, value_name = "μ")]
+    pub mirror: Option<f64>,
+    /// The tables --smooth and --mirror cover, as globs over term names [default: the starting
+    /// file's recipe, else pst.* mobility.* passed.* king.shield king.storm].
+    #[arg(long, num_args = 1.., value_name = "GLOB")]
     pub prior_terms: Vec<String>,
+    /// Leave values seen in fewer than this many (phase-weighted) training positions alone:
+    /// rare entries otherwise fit noise [default: the starting file's recipe, else 1000].
+    #[arg(long, value_name = "N")]
+    pub min_coverage: Option<f64>,
 }
 
-impl PriorArgs {
-    /// The prior these options ask for (empty when both strengths are 0).
-    pub fn prior(&self, set: &whetstone::params::ParamSet) -> Result<Prior> {
-        Prior::new(set, &self.prior_terms, self.smooth, self.mirror)
+/// `eval` or `fit`, as `--score-k` takes it.
+fn parse_score_k(text: &str) -> std::result::Result<ScoreK, String> {
+    text.parse()
+}
+
+impl RecipeArgs {
+    /// What the user chose, for [`FitRecipe::resolve`].
+    pub fn choice(&self) -> RecipeChoice {
+        RecipeChoice {
+            data: self.data.clone(),
+            score_weight: self.score_weight,
+            score_k: self.score_k,
+            l2: self.l2,
+            smooth: self.smooth,
+            mirror: self.mirror,
+            prior_terms: self.prior_terms.clone(),
+            min_coverage: self.min_coverage,
+            fall_back: self.data_fallback,
+        }
     }
 }
 
@@ -152,6 +194,16 @@ pub struct Setup {
     pub from_params: bool,
     /// Selected values left as they are (seen in too few positions for the Texel fitness).
     pub frozen: Vec<String>,
+    /// The Texel fitness's data and objective (None for the game fitnesses).
+    pub recipe: Option<FitRecipe>,
+}
+
+impl Setup {
+    /// The provenance of this run's result: `tool` from the params file `start`, with the Texel
+    /// fitness's recipe.
+    pub fn provenance(&self, tool: &str, start: &Path) -> Provenance {
+        Provenance::of_run(tool, self.run.path(), start, self.recipe.as_ref().map(FitRecipe::record))
+    }
 }
 
 impl TuneArgs {
@@ -171,9 +223,15 @@ impl TuneArgs {
         if self.resume {
             crate::run::check_resumable(&self.out(tool))?;
         }
-        if kind == FitnessKind::Texel {
-            crate::dataset::check_files("--data", &self.data)?;
-        }
+        let recipe = match kind {
+            FitnessKind::Texel => {
+                let recipe = FitRecipe::resolve(&self.params, &self.recipe.choice(), DEFAULT_L2)?;
+                crate::dataset::check_files("--data", &recipe.data)?;
+                Some(recipe)
+            }
+            _ if !self.recipe.data.is_empty() => bail!("--data belongs to --fitness texel"),
+            _ => None,
+        };
         if kind != FitnessKind::Engine && self.engine.given() {
             bail!("--engine, --engine-option, --opponent and --opponent-option belong to --fitness engine");
         }
@@ -207,19 +265,19 @@ impl TuneArgs {
         let mut frozen = Vec::new();
         let fitness: Box<dyn Fitness> = match kind {
             FitnessKind::Texel => {
+                let recipe = recipe.as_ref().expect("resolved above for the Texel fitness");
+                eprintln!("Texel loss: {}", recipe.describe());
                 let mut texel = TexelFitness::load(
                     &eval,
                     &space,
-                    &self.data,
+                    recipe,
                     self.valid_fraction,
                     self.play.seed,
                     !self.play.quiet,
-                    self.l2,
                 )?;
-                texel.prior = self.prior.prior(&eval)?;
-                let (covered, rare) = texel.keep_covered(self.min_coverage, &eval.value_names());
+                let (covered, rare) = texel.keep_covered(recipe.min_coverage, &eval.value_names());
                 if covered.dims.is_empty() {
-                    bail!("every selected value is below --min-coverage {}", self.min_coverage);
+                    bail!("every selected value is below --min-coverage {}", recipe.min_coverage);
                 }
                 space = covered;
                 frozen = rare;
@@ -251,7 +309,7 @@ impl TuneArgs {
             }
         };
         let run = RunDir::create(&self.out(tool))?;
-        Ok(Setup { space, eval, search, fitness, run, from_params, frozen })
+        Ok(Setup { space, eval, search, fitness, run, from_params, frozen, recipe })
     }
 
     /// The values to tune: --only globs over both sets' term names; each glob must match.

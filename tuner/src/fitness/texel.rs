@@ -15,7 +15,8 @@ use whetstone::params::ParamSet;
 use super::{Compared, ExactLoss, Fitness, Games, Scored};
 
 use crate::model::prior::Prior;
-use crate::model::{load_traces, split, Data};
+use crate::model::recipe::FitRecipe;
+use crate::model::{blended_targets, load_traces, split, Data};
 use crate::model::{Layout, Model};
 use crate::optim::space::{Slot, Space};
 
@@ -34,15 +35,16 @@ pub struct TexelFitness {
 }
 
 impl TexelFitness {
-    /// Traces `data` (holding out `valid_fraction` by `seed`) and fits K on the starting values.
+    /// Traces the recipe's data (holding out `valid_fraction` by game and `seed`), fits K on the
+    /// starting values against the results, and blends the training targets with the search
+    /// scores when the recipe weighs them (validation stays against the results).
     pub fn load(
         eval: &ParamSet,
         space: &Space,
-        data: &[PathBuf],
+        recipe: &FitRecipe,
         valid_fraction: f64,
         seed: u64,
         progress: bool,
-        l2: f64,
     ) -> Result<TexelFitness> {
         if let Some(d) = space.dims.iter().find(|d| !matches!(d.slot, Slot::Eval(_))) {
             bail!(
@@ -50,26 +52,29 @@ impl TexelFitness {
                 d.name
             );
         }
-        let store = load_traces(data, false, progress)?;
-        let data_split = split(&store, valid_fraction, seed);
+        let store = load_traces(&recipe.data, false, progress)?;
+        let mut data_split = split(&store, valid_fraction, seed);
         if data_split.train.is_empty() {
             bail!(
                 "no training positions in {}",
-                data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+                recipe.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
             );
         }
         let layout = Layout::new(eval);
         let base: Vec<f64> = eval.values().iter().map(|&v| v as f64).collect();
         let k = Model { layout: &layout, store: &data_split.train }.fit_k(&base);
+        if let Some(blended) = blended_targets(&data_split.train, recipe.score_weight, recipe.score_k, k)? {
+            data_split.train = blended;
+        }
         Ok(TexelFitness {
             layout,
             data: data_split,
             space: space.clone(),
             base,
             k,
-            l2,
-            prior: Prior::default(),
-            files: data.to_vec(),
+            l2: recipe.l2,
+            prior: Prior::new(eval, &recipe.prior_terms, recipe.smooth, recipe.mirror)?,
+            files: recipe.data.clone(),
         })
     }
 

@@ -7,13 +7,14 @@ mod batch;
 mod kernel;
 pub mod objective;
 pub mod prior;
+pub mod recipe;
 pub mod store;
 pub mod traces;
 mod vmath;
 
 pub use kernel::Kernel;
 pub use objective::{Layout, Model};
-pub use traces::{load_traces, split, Data};
+pub use traces::{blended_targets, load_traces, split, Data};
 
 #[cfg(test)]
 pub(crate) mod tests;

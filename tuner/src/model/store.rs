@@ -94,6 +94,9 @@ pub struct TraceStore {
     /// The end game's complexity counts (`whetstone::eval::terms::complexity`): a few small
     /// numbers per position, kept beside the entries since complexity is not linear.
     pub complexity: Vec<Complexity>,
+    /// The game each position came from, numbered in load order (`dataset::holdout`): the
+    /// validation split holds out whole games.
+    pub game: Vec<u32>,
 }
 
 /// One position's complexity counts (pawns: at most 16; the rest 0 or 1).
@@ -122,6 +125,7 @@ impl Default for TraceStore {
             result: Vec::new(),
             score: Vec::new(),
             complexity: Vec::new(),
+            game: Vec::new(),
         }
     }
 }
@@ -143,9 +147,15 @@ struct PositionInfo {
     result: u8,
     score: i16,
     complexity: Complexity,
+    game: u32,
 }
 
 impl Compact {
+    /// Puts the position in game `game` (by default each position is its own game).
+    pub fn set_game(&mut self, game: u32) {
+        self.info.game = game;
+    }
+
     /// Compacts an engine trace with its result (1.0 / 0.5 / 0.0, White's view).
     #[cfg(test)]
     pub fn new(trace: &EvalTrace, result: f32) -> Compact {
@@ -189,6 +199,7 @@ impl Compact {
             result: result_byte(label.outcome as f64),
             score: label.score.map_or(NO_SCORE, |s| s.clamp(-i16::MAX as i32, i16::MAX as i32) as i16),
             complexity: complexity.map(|n| n.clamp(0, u8::MAX as i16) as u8),
+            game: u32::MAX,
         };
         Compact { keys, info }
     }
@@ -241,7 +252,10 @@ impl TraceStore {
 
     /// Closes a position whose entries are already in place.
     fn push_position(&mut self, info: PositionInfo) {
-        let PositionInfo { phase, scale, exact, result, score, complexity } = info;
+        let PositionInfo { phase, scale, exact, result, score, complexity, game } = info;
+        // A position given no game is a game of its own.
+        let game = if game == u32::MAX { self.len() as u32 } else { game };
+        self.game.push(game);
         self.offsets.push(self.entries.len() as u32);
         self.complexity.push(complexity);
         self.phase.push(phase);
@@ -349,6 +363,7 @@ impl TraceStore {
             + self.exact.len() * 4
             + self.result.len()
             + self.score.len() * 2
+            + self.game.len() * 4
             + self.complexity.len() * COMPLEXITY_FEATURES;
         bytes as f64 / self.len().max(1) as f64
     }
@@ -406,6 +421,7 @@ impl TraceStore {
                 result: self.result[p],
                 score: self.score[p],
                 complexity: self.complexity[p],
+                game: self.game[p],
             });
         }
         out
@@ -457,6 +473,7 @@ mod tests {
             result: 127,
             score: NO_SCORE,
             complexity,
+            game: u32::MAX,
         };
         Compact { keys: packed, info }
     }

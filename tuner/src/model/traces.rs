@@ -9,8 +9,9 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use whetstone::eval::{trace_into, Tracer};
 
-use crate::dataset::holdout::HoldOut;
+use crate::dataset::holdout::{GameCounter, GameMark, HoldOut};
 use crate::dataset::{self, LoadOptions};
+use crate::model::recipe::ScoreK;
 use crate::model::store::{Compact, TraceStore};
 
 thread_local! {
@@ -24,9 +25,11 @@ pub struct Data {
     pub valid: TraceStore,
 }
 
-/// Loads files into one trace store, printing rates and problems.
+/// Loads files into one trace store, printing rates and problems; positions are numbered by
+/// game across the files ([`GameCounter`]), for the hold-out.
 pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<TraceStore> {
     let mut compacts = Vec::new();
+    let mut games = GameCounter::default();
     for path in paths {
         let start = Instant::now();
         let (items, summary) =
@@ -34,15 +37,22 @@ pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<Tr
                 TRACER.with(|t| {
                     let tracer = &mut t.borrow_mut();
                     let context = trace_into(pos, tracer);
-                    Compact::from_tracer(tracer, &context, label)
+                    (Compact::from_tracer(tracer, &context, label), GameMark::of(pos, label.outcome))
                 })
             })
             .with_context(|| format!("loading {}", path.display()))?;
         let secs = start.elapsed().as_secs_f64();
+        let games_before = games.games;
+        games.new_file();
+        for (mut compact, mark) in items {
+            compact.set_game(games.next(mark) as u32);
+            compacts.push(compact);
+        }
         eprintln!(
-            "{}: {} positions in {:.2} s ({:.0}/s); {} lines skipped",
+            "{}: {} positions of {} games in {:.2} s ({:.0}/s); {} lines skipped",
             path.display(),
             summary.loaded,
+            games.games - games_before,
             secs,
             summary.loaded as f64 / secs.max(1e-9),
             summary.skipped
@@ -50,20 +60,55 @@ pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<Tr
         for problem in summary.problems.iter().take(5) {
             eprintln!("  {problem}");
         }
-        compacts.extend(items);
     }
     Ok(TraceStore::from_compacts(&compacts))
 }
 
 /// Splits a store into training and validation positions by the one hold-out rule
-/// ([`HoldOut`]: position i, in load order, is held out by a hash of i and the seed), so `tune
-/// dataset split` writes the same split of a file as two files.
+/// ([`HoldOut`]: game g, numbered in load order, is held out whole by a hash of g and the
+/// seed), so `tune dataset split` writes the same split of a file as two files.
 pub fn split(store: &TraceStore, fraction: f64, seed: u64) -> Data {
     let rule = HoldOut { fraction, seed };
+    let held: Vec<bool> = store.game.iter().map(|&g| rule.holds_out(g as u64)).collect();
     Data {
-        train: store.subset((0..store.len()).filter(|&i| !rule.holds_out(i))),
-        valid: store.subset((0..store.len()).filter(|&i| rule.holds_out(i))),
+        train: store.subset((0..store.len()).filter(|&i| !held[i])),
+        valid: store.subset((0..store.len()).filter(|&i| held[i])),
     }
+}
+
+/// The training positions with targets blended from results and search scores at sigmoid scale
+/// `k` (`--score-weight`), or None to train on the results as loaded: (1 - W) · result + W ·
+/// σ(K' · score), K' being `k` (`eval`) or fitted on the scores against the results (`fit`).
+pub fn blended_targets(
+    train: &TraceStore,
+    weight: f64,
+    score_k: ScoreK,
+    k: f64,
+) -> Result<Option<TraceStore>> {
+    if weight == 0.0 {
+        return Ok(None);
+    }
+    let scored = train.scored();
+    if scored == 0 {
+        anyhow::bail!(
+            "--score-weight {weight}: no training position has a search score (EPD `ce`; `tune datagen` and \
+             `tune dataset convert` write them from the games' move comments, `tune dataset rescore` from \
+             any engine's search)"
+        );
+    }
+    let score_k = match score_k {
+        ScoreK::Eval => k,
+        // Some position has a score (checked above), so the fit has data.
+        ScoreK::Fit => train.fit_score_k().unwrap_or(k),
+    };
+    eprintln!(
+        "targets: {:.0}% result, {:.0}% search score (K {score_k:.3}; the evaluation's {k:.3}) for the {scored} \
+         of {} training positions that have one",
+        100.0 * (1.0 - weight),
+        100.0 * weight,
+        train.len()
+    );
+    Ok(Some(train.blended(weight, score_k)))
 }
 
 #[cfg(test)]
@@ -94,9 +139,10 @@ pub(crate) mod tests {
         assert_eq!(d.train.len() + d.valid.len(), 3000);
         assert!(d.valid.len() > 450 && d.valid.len() < 750, "{}", d.valid.len());
         // The held-out positions are the ones the rule names, in order; the rest train.
+        // Random positions are each a game of their own: the held-out ones are those the rule names.
         let rule = HoldOut { fraction: 0.2, seed: 1 };
-        assert_eq!(d.valid, store.subset((0..3000).filter(|&i| rule.holds_out(i))));
-        assert_eq!(d.train, store.subset((0..3000).filter(|&i| !rule.holds_out(i))));
+        assert_eq!(d.valid, store.subset((0..3000).filter(|&i| rule.holds_out(i as u64))));
+        assert_eq!(d.train, store.subset((0..3000).filter(|&i| !rule.holds_out(i as u64))));
         // The same seed the same split; another seed another.
         assert_eq!(split(&store, 0.2, 1).valid, d.valid);
         assert_ne!(split(&store, 0.2, 2).valid, d.valid);

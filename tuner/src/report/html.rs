@@ -47,6 +47,11 @@ pub enum Block {
     Text(String),
     /// Preformatted text (a command line, a summary).
     Pre(String),
+    /// A run's verdict as the terminal says it, in words and rounded figures, with what to do
+    /// next: the first thing a tuning run's report says.
+    Verdict { headline: String, passed: bool, advice: String },
+    /// Blocks folded away behind a disclosure (`<details>`), shown on a click.
+    Details { summary: String, blocks: Vec<Block> },
 }
 
 /// The value of a key/value row.
@@ -368,15 +373,10 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
     }
     let mut body = Vec::new();
     let result_path = run_dir.join("result.json");
-    // A verified run's verdict is the first thing its report says.
-    if let Some(serde_json::Value::Object(verdict)) = result_path
-        .exists()
-        .then(|| read_json_file(&result_path).ok())
-        .flatten()
-        .and_then(|r| r.get("verdict").cloned())
-    {
-        let rows = verdict.iter().map(|(k, v)| (k.clone(), entry(v))).collect();
-        body.push(Block::KeyValue { caption: "verdict (tuned values against the start)".into(), rows });
+    // A tuning run's verdict is the first thing its report says.
+    let result = result_path.exists().then(|| read_json_file(&result_path).ok()).flatten();
+    if let Some(block) = result.as_ref().and_then(|r| verdict_block(run_dir, r)) {
+        body.push(block);
     }
     if let Some(table) = stages_table(&result_path) {
         body.push(table);
@@ -385,13 +385,7 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
     if meta_path.exists() {
         let value = read_json_file(&meta_path)?;
         match value {
-            serde_json::Value::Object(map) => {
-                let mut keys: Vec<&String> =
-                    RUN_KEYS.iter().filter_map(|k| map.get_key_value(*k).map(|(k, _)| k)).collect();
-                keys.extend(map.keys().filter(|k| !RUN_KEYS.contains(&k.as_str())));
-                let rows = keys.into_iter().map(|k| (k.clone(), entry(&map[k]))).collect();
-                body.push(Block::KeyValue { caption: "run.json".into(), rows });
-            }
+            serde_json::Value::Object(map) => body.extend(run_json_blocks(&map)),
             other => body.push(Block::Pre(serde_json::to_string_pretty(&other)?)),
         }
     } else {
@@ -414,6 +408,7 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
                         ("stages", serde_json::Value::Array(stages)) => {
                             Entry::Text(format!("{} stages (in the table above)", stages.len()))
                         }
+                        ("verdict" | "screen", _) => Entry::Text("at the top of this report".into()),
                         _ => entry(v),
                     };
                     (k.clone(), value)
@@ -434,6 +429,95 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
         body.push(Block::Images(pictures));
     }
     Ok(vec![Section { title: format!("Run {}", run_dir.display()), body }])
+}
+
+/// The verdict of a run's `result.json` as one sentence and the advice that follows it.
+fn verdict_block(run_dir: &Path, result: &serde_json::Value) -> Option<Block> {
+    use crate::run::verdict::{Outcome, Standing};
+    let standing = Standing::from_json(result.get("verdict")?)?;
+    let headline = match &standing {
+        Standing::Verified(v) => format!("Verdict: {}", v.sentence()),
+        Standing::Unverified(reason) => format!("Verdict: UNVERIFIED ({reason})"),
+        Standing::Unchanged => "Verdict: none, the run moved no value".to_string(),
+    };
+    let (tuned, search) = (run_dir.join("tuned.toml"), run_dir.join("search.toml"));
+    let baking = crate::run::advice::Baking {
+        eval: tuned.is_file().then_some(tuned.as_path()),
+        search: search.is_file().then_some(search.as_path()),
+        baked: result.get("baked").and_then(|b| b.as_bool()).unwrap_or(false),
+    };
+    Some(Block::Verdict {
+        headline,
+        passed: matches!(&standing, Standing::Verified(v) if v.outcome == Outcome::Passed),
+        advice: crate::run::advice::advice(&standing, run_dir, &baking),
+    })
+}
+
+/// `run.json` as the tool, the command, its dates and results in the open, and only the options
+/// the command line set; every option, defaults included, folded away.
+fn run_json_blocks(map: &serde_json::Map<String, serde_json::Value>) -> Vec<Block> {
+    let mut keys: Vec<&String> =
+        RUN_KEYS.iter().filter_map(|k| map.get_key_value(*k).map(|(k, _)| k)).collect();
+    keys.extend(map.keys().filter(|k| !RUN_KEYS.contains(&k.as_str())));
+    let command = map.get("command").map(command_text).unwrap_or_default();
+    // An option was set when the command line names it (`--l2` for `l2`).
+    let set = |name: &str| {
+        let flag = format!("--{}", name.replace('_', "-"));
+        command.split_whitespace().any(|word| word == flag || word.starts_with(&format!("{flag}=")))
+    };
+    let mut rows = Vec::new();
+    let mut folded = None;
+    for key in keys {
+        match (key.as_str(), &map[key]) {
+            ("options", serde_json::Value::Object(options)) => {
+                let given: Vec<(String, Entry)> = flatten(options)
+                    .into_iter()
+                    .filter(|(k, _)| set(k))
+                    .map(|(k, v)| (k, entry(&v)))
+                    .collect();
+                let shown =
+                    if given.is_empty() { Entry::Text("the defaults".into()) } else { Entry::Rows(given) };
+                rows.push(("options set".to_string(), shown));
+                folded = Some(Block::Details {
+                    summary: format!(
+                        "every option of the run ({}, defaults included)",
+                        flatten(options).len()
+                    ),
+                    blocks: vec![Block::KeyValue {
+                        caption: "options (defaults included)".into(),
+                        rows: flatten(options).into_iter().map(|(k, v)| (k, entry(&v))).collect(),
+                    }],
+                });
+            }
+            (_, value) => rows.push((key.clone(), entry(value))),
+        }
+    }
+    let mut blocks = vec![Block::KeyValue { caption: "run.json".into(), rows }];
+    blocks.extend(folded);
+    blocks
+}
+
+/// A command line recorded as text or as an array of words.
+fn command_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Array(words) => {
+            words.iter().filter_map(|w| w.as_str()).collect::<Vec<_>>().join(" ")
+        }
+        serde_json::Value::String(text) => text.clone(),
+        _ => String::new(),
+    }
+}
+
+/// Options with nested groups (flattened clap structs serialised as objects) made flat.
+fn flatten(options: &serde_json::Map<String, serde_json::Value>) -> Vec<(String, serde_json::Value)> {
+    let mut out = Vec::new();
+    for (key, value) in options {
+        match value {
+            serde_json::Value::Object(inner) => out.extend(flatten(inner)),
+            other => out.push((key.clone(), other.clone())),
+        }
+    }
+    out
 }
 
 /// The stages of a `tune auto` run (`"stages"` in its result.json), one row each, in the order
@@ -639,6 +723,9 @@ table.kv th,table.kv td{text-align:left;white-space:normal;overflow-wrap:anywher
 table.kv th{width:10em;font-weight:600}
 table.kv table.kv{margin:0;font-size:1em}
 table.kv pre{margin:0;padding:.3em}
+div.verdict{border:2px solid #b33;border-radius:6px;padding:.2em 1em;margin:.6em 0 1em;background:#fdf3f3}
+div.verdict.passed{border-color:#393;background:#f2faf2}
+details{margin:.4em 0 1em}summary{cursor:pointer}
 .boards{display:flex;flex-wrap:wrap;gap:0 24px}
 table.board td{width:3.1em;height:2.4em;text-align:center;padding:0;white-space:nowrap}
 table.board th{width:1.6em;text-align:center;padding:0;background:none;border:none}
@@ -724,6 +811,18 @@ fn render_key_values(h: &mut String, caption: &str, rows: &[(String, Entry)]) {
 
 fn render_block(h: &mut String, block: &Block) {
     match block {
+        Block::Verdict { headline, passed, advice } => {
+            let class = if *passed { "verdict passed" } else { "verdict" };
+            let _ = writeln!(h, "<div class=\"{class}\"><p><strong>{}</strong></p>", escape(headline));
+            let _ = writeln!(h, "<p>{}</p></div>", escape(advice).replace('\n', "<br>"));
+        }
+        Block::Details { summary, blocks } => {
+            let _ = writeln!(h, "<details><summary>{}</summary>", escape(summary));
+            for inner in blocks {
+                render_block(h, inner);
+            }
+            h.push_str("</details>\n");
+        }
         Block::Text(text) => {
             let _ = writeln!(h, "<p>{}</p>", escape(text));
         }
@@ -910,19 +1009,33 @@ mod tests {
     }
 
     #[test]
-    fn a_verdict_is_the_first_thing_a_run_section_shows() {
+    fn a_verdict_is_the_first_thing_a_run_section_shows_in_words_and_the_options_fold_away() {
         let dir = temp_dir("verdict");
         sample_run(&dir, false);
         std::fs::write(
+            dir.join("run.json"),
+            r#"{"tool":"pbil","command":["tune","pbil","--l2","0.01"],"options":{"l2":0.01,"seed":1,"play":{"nodes":null}}}"#,
+        )
+        .unwrap();
+        let verdict =
+            serde_json::to_value(crate::run::verdict::example(crate::run::verdict::Outcome::Passed, true))
+                .unwrap();
+        std::fs::write(
             dir.join("result.json"),
-            r#"{"games": 0, "verdict": {"outcome": "passed", "elo": 95.4, "games": 780}}"#,
+            serde_json::json!({"games": 0, "verdict": verdict}).to_string(),
         )
         .unwrap();
         let sections = run_sections(&dir, &[]).unwrap();
         let html = render(&Page { title: "run".into(), metadata: vec![], sections });
-        let verdict = html.find("verdict (tuned values against the start)").expect("a verdict block");
-        assert!(verdict < html.find("run.json").unwrap(), "the verdict comes before run.json");
-        assert!(html.contains("<th>outcome</th><td>passed</td>"), "{html}");
+        let headline = "Verdict: PASSED: +92.0 ± 23.1 Elo over 788 games, SPRT [0, 5], LLR 2.95 of ±2.94";
+        let at = html.find(headline).unwrap_or_else(|| panic!("the verdict in words: {html}"));
+        assert!(at < html.find("run.json").unwrap(), "the verdict comes before run.json");
+        assert!(html.contains("Confirm it with"), "the advice follows the verdict: {html}");
+        assert!(!html.contains("92.0395300167117") && !html.contains("2.9444389791664403"), "no raw figures");
+        // Only the option the command line set is in the open; all of them behind a disclosure.
+        let open = &html[..html.find("<details>").expect("the options folded away")];
+        assert!(open.contains("<th>l2</th><td>0.01</td>") && !open.contains("<th>seed</th>"), "{open}");
+        assert!(html.contains("<summary>every option of the run (3, defaults included)</summary>"), "{html}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -980,7 +1093,7 @@ mod tests {
         let dir = temp_dir("kv");
         std::fs::write(
             dir.join("run.json"),
-            r#"{"started":"2025-01-02T03:04:05Z","options":{"params":"params/eval.toml","data":["a.epd","b.epd"],"threads":null,"play":{"nodes":5000}},"command":"tune texel --epochs 5","tool":"texel","finished":"2025-01-02T04:00:00Z","results":{"loss":0.1,"epochs":5}}"#,
+            r#"{"started":"2025-01-02T03:04:05Z","options":{"params":"params/eval.toml","data":["a.epd","b.epd"],"threads":null,"play":{"nodes":5000}},"command":"tune texel --epochs 5 --data a.epd b.epd","tool":"texel","finished":"2025-01-02T04:00:00Z","results":{"loss":0.1,"epochs":5}}"#,
         )
         .unwrap();
         let sections = run_sections(&dir, &[]).unwrap();
@@ -989,21 +1102,27 @@ mod tests {
         // Every key a row, in reading order: what ran, when, with what, what it found.
         let keys: Vec<&str> =
             table.split("<tr><th>").skip(1).map(|r| r.split("</th>").next().unwrap()).collect();
-        assert_eq!(&keys[..5], ["tool", "command", "started", "finished", "options"], "{keys:?}");
+        assert_eq!(&keys[..5], ["tool", "command", "started", "finished", "options set"], "{keys:?}");
         for row in [
-            "<tr><th>command</th><td>tune texel --epochs 5</td></tr>",
+            "<tr><th>command</th><td>tune texel --epochs 5 --data a.epd b.epd</td></tr>",
             "<tr><th>finished</th><td>2025-01-02T04:00:00Z</td></tr>",
-            "<tr><th>params</th><td>params/eval.toml</td></tr>",
             "<tr><th>data</th><td>a.epd b.epd</td></tr>",
-            "<tr><th>threads</th><td>none</td></tr>",
-            "<tr><th>nodes</th><td>5000</td></tr>",
             "<tr><th>loss</th><td>0.1</td></tr>",
             "<tr><th>epochs</th><td>5</td></tr>",
         ] {
             assert!(table.contains(row), "missing {row} in {table}");
         }
+        // Options the command line did not set are folded away, every option there.
+        let folded = &html[html.find("<details>").expect("a disclosure")..];
+        for row in [
+            "<tr><th>params</th><td>params/eval.toml</td></tr>",
+            "<tr><th>threads</th><td>none</td></tr>",
+            "<tr><th>nodes</th><td>5000</td></tr>",
+        ] {
+            assert!(folded.contains(row) && !table.contains(row), "{row} folded away: {html}");
+        }
         // Options and results are nested tables, not one long cell.
-        assert!(table.contains("<tr><th>options</th><td><table class=\"kv\">"));
+        assert!(table.contains("<tr><th>options set</th><td><table class=\"kv\">"));
         assert!(table.contains("<tr><th>results</th><td><table class=\"kv\">"));
         // Key/value tables are not in a sideways-scrolling box, and their cells wrap, left-aligned.
         assert!(!html.contains("<div class=\"scroll\"><table class=\"kv\">"));

@@ -6,9 +6,12 @@
 //! It knows nothing of chess beyond writing a params file: everything above may use it, it uses
 //! nothing above it.
 
+pub mod advice;
 mod logs;
 mod progress;
+pub mod provenance;
 mod steps;
+pub mod verdict;
 
 pub use logs::EpochLog;
 pub use progress::{game_bar, progress_bar};

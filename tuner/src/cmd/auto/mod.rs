@@ -29,10 +29,13 @@ use whetstone::search::SearchParamSet;
 mod record;
 mod stages;
 
+use crate::cmd::verify_args::{VerifyArgs, VerifyGames};
 use crate::export::bake::{bake, Bake};
-use crate::export::verify::{VerifyArgs, VerifyGames};
+use crate::export::play_verification;
+use crate::play::args::PlayArgs;
 use crate::play::datagen::POSITIONS_FILE;
 use crate::run::{parse_args, RunDir};
+use crate::verify::{Contenders, Standing, VerifySettings, CLOCK};
 use record::{describe, finished_stage, load_state, save, write_results, State};
 use stages::{budget, expected_seconds, parse_stage, resumable, run_stage, spsa_only, stage_words};
 
@@ -332,7 +335,7 @@ fn check(args: &AutoArgs, start_search: &SearchParamSet) -> Result<()> {
     }
     // The stages' own checks of the options passed through (the SPRT's bounds, the clock).
     let verify: VerifyArgs = parse_args(&args.verify.words())?;
-    verify.check()?;
+    verify.settings()?;
     // Every stage's command line parses, with the --<stage>-args given.
     let mut state =
         State::start(&args.params, args.search_params.as_deref().unwrap_or(&args.params), &args.stages);
@@ -365,9 +368,18 @@ fn finish(
     run.write("tuned.toml", &eval.to_toml())?;
     run.write("search.toml", &search.to_toml())?;
     let kept = state.stages.iter().filter(|r| r.kept).count();
+    let mut clock_verdict = None;
     let baked = if args.bake {
         if kept == 0 {
             eprintln!("not baked: no stage passed its SPRT; the engine build is untouched");
+            Some(false)
+        } else if !clock_confirms(
+            args,
+            run,
+            (start_eval, start_search),
+            (&eval, &search),
+            &mut clock_verdict,
+        )? {
             Some(false)
         } else {
             bake(&Bake {
@@ -383,7 +395,12 @@ fn finish(
     } else {
         None
     };
-    let result = write_results(run, state, start_eval, start_search, baked)?;
+    let mut result = write_results(run, state, start_eval, start_search, baked)?;
+    if let Some(verdict) = clock_verdict {
+        let verdict = serde_json::to_value(&verdict)?;
+        run.add_result("clock_verdict", &verdict)?;
+        result["clock_verdict"] = verdict;
+    }
     run.write_meta("auto", args, true, Some(result))?;
     crate::export::write_report(run, &eval, Some(start_eval.set()));
     println!(
@@ -405,6 +422,39 @@ fn finish(
         run.file("search.toml").display()
     );
     Ok(())
+}
+
+/// `--bake` bakes only what passed at a clock: stages verified at a clock (`--verify-tc`) did;
+/// stages verified at fixed nodes only screened, so the final values play the start in an SPRT
+/// at 3+0.03 first (in `verify-clock/`, resumable), and only a pass bakes.
+fn clock_confirms(
+    args: &AutoArgs,
+    run: &RunDir,
+    (start_eval, start_search): (&EvalParamSet, &SearchParamSet),
+    (eval, search): (&EvalParamSet, &SearchParamSet),
+    played: &mut Option<crate::verify::Verdict>,
+) -> Result<bool> {
+    if args.verify.verify_tc.is_some() {
+        return Ok(true);
+    }
+    eprintln!("the kept stages passed screens at fixed nodes; --bake needs a pass at a clock, so the final values play the start at {CLOCK}");
+    let contenders = Contenders {
+        start_eval: start_eval.clone(),
+        start_search: start_search.clone(),
+        eval: (eval.values() != start_eval.values()).then(|| eval.clone()),
+        search: (search.values() != start_search.values()).then(|| search.clone()),
+    };
+    let settings = VerifySettings { first: Some(args.verify.confirmation()?), confirm: None, bake: true };
+    let mut play = PlayArgs::defaults();
+    (play.concurrency, play.seed, play.quiet) = (args.concurrency, args.seed, args.quiet);
+    let verdict = play_verification(run, &contenders, &settings, &play, true)?;
+    println!("{}", verdict.lines());
+    *played = Some(verdict.clone());
+    let passed = Standing::Verified(verdict);
+    if !passed.bakeable() {
+        eprintln!("not baked: the final values {}; the engine build is untouched", passed.describe());
+    }
+    Ok(passed.bakeable())
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use whetstone::search::SearchParamSet;
 use super::record::State;
 use super::{AutoArgs, Stage};
 use crate::cmd::{datagen, pbil, spsa, texel};
-use crate::export::verify::DEFAULT_VERIFY_TC;
 use crate::run::parse_args;
+use crate::verify::{CLOCK, CLOCK_GAMES, SCREEN_GAMES};
 
 /// Plies of a game at fixed nodes (measured: 93 in self-play at 5,000 nodes) and the speed of
 /// an in-process game here (2.4 million nodes a second per thread measured), rounded to be
@@ -50,7 +50,7 @@ pub(super) fn estimate_seconds(args: &AutoArgs, state: &State, stage: Stage) -> 
     let threads =
         args.concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let per_game = |nodes: u64| PLIES_PER_GAME * nodes as f64 / NODES_PER_SECOND / threads as f64;
-    // The same precedence as the verification's own (`VerifyGames::limit`): a clock given, else
+    // The same precedence as the verification's own (`VerifyGames::first`): a clock given, else
     // nodes, else the default clock.
     let clock_game = |tc: &str| {
         // Both clocks and an increment per move of each side.
@@ -58,12 +58,13 @@ pub(super) fn estimate_seconds(args: &AutoArgs, state: &State, stage: Stage) -> 
         let (base, inc) = (base.parse().unwrap_or(10.0), inc.parse().unwrap_or(0.0));
         (2.0 * base + PLIES_PER_GAME * inc) / threads as f64
     };
-    let verify_game = match (&args.verify.verify_tc, args.verify.verify_nodes) {
-        (Some(tc), _) => clock_game(tc),
-        (None, Some(nodes)) => per_game(nodes),
-        (None, None) => clock_game(DEFAULT_VERIFY_TC),
+    let (verify_game, cap) = match (&args.verify.verify_tc, args.verify.verify_nodes) {
+        (Some(tc), _) => (clock_game(tc), CLOCK_GAMES),
+        (None, Some(nodes)) => (per_game(nodes), SCREEN_GAMES),
+        (None, None) => (clock_game(CLOCK), CLOCK_GAMES),
     };
-    let verification = args.verify.verify_games.min(EXPECTED_VERIFY_GAMES) as f64 * verify_game;
+    let games = args.verify.verify_games.unwrap_or(cap);
+    let verification = games.min(EXPECTED_VERIFY_GAMES) as f64 * verify_game;
     match stage {
         Stage::Datagen => args.datagen_games as f64 * per_game(args.datagen_nodes),
         // Loading and epochs: about 2 µs per position and epoch on 2 cores (`tune bench`).

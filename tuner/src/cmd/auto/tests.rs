@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::record::read_json;
 use super::*;
-use crate::export::verify::tests::scratch_root;
+use crate::dataset::testutil::scratch_root;
 use crate::fitness::setup::tests::small_dataset;
 
 fn repo(path: &str) -> String {
@@ -143,7 +143,12 @@ fn a_run_resumed_mid_stage_ends_as_the_uninterrupted_one() {
     assert!(resumed["stages"][1]["command"].as_str().unwrap().contains("--resume"));
     let checkpoint = read_json(&dir.join("checkpoint.json")).unwrap();
     assert_eq!(checkpoint["epoch"], 6, "the resumed stage ran its remaining epochs");
-    let tuned = |root: &Path| std::fs::read_to_string(root.join("cycle-1/texel/tuned.toml")).unwrap();
+    // The same values (the provenance names each run's own folder and time).
+    let tuned = |root: &Path| {
+        crate::run::provenance::strip(
+            &std::fs::read_to_string(root.join("cycle-1/texel/tuned.toml")).unwrap(),
+        )
+    };
     assert_eq!(tuned(&a), tuned(&b));
     std::fs::remove_dir_all(&a).ok();
     std::fs::remove_dir_all(&b).ok();
@@ -200,6 +205,9 @@ fn a_passed_stage_is_kept_and_baked_and_a_run_with_none_bakes_nothing() {
         second.as_str().unwrap().contains("cycle-1/texel/tuned.toml"),
         "cycle 2 starts from the kept values"
     );
+    // The stages passed screens at fixed nodes; the final values passed at a clock before baking.
+    assert_eq!(result["clock_verdict"]["outcome"], "passed", "{result}");
+    assert_eq!(result["clock_verdict"]["screen"], false);
     assert_eq!(result["baked"], true);
     let baked = std::fs::read_to_string(root.join("src/eval/baked.rs")).unwrap();
     assert!(baked.contains("tuned.toml"), "the build bakes the run's values");

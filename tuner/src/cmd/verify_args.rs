@@ -1,0 +1,168 @@
+//! The verification options every tuner shares (`--no-verify`, `--verify-tc`, `--verify-nodes`,
+//! `--verify-games`, `--verify-bounds`, `--verify-error`, `--bake`), and `tune verify`'s, turned
+//! into the library's plain [`VerifySettings`].
+
+use anyhow::{bail, Result};
+use serde::Serialize;
+
+use crate::play::limit::MoveLimit;
+use crate::verify::{
+    SprtPlan, VerifySettings, BAKE_NEEDS_VERIFY, CLOCK, CLOCK_GAMES, SCREEN_GAMES, SCREEN_NODES,
+};
+
+/// Every tuning run ends with a verdict: the tuned values play the start as an SPRT.
+#[derive(clap::Args, Debug, Clone, Serialize)]
+pub struct VerifyArgs {
+    /// Verify the result (the default; kept so that older command lines still parse).
+    #[arg(long, hide = true)]
+    pub verify: bool,
+    /// Skip the verification: the run ends unverified, nothing advises baking its result, and
+    /// `tune export` refuses it without --force (`tune verify RUN` verifies it later).
+    #[arg(long, conflicts_with = "verify")]
+    pub no_verify: bool,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub games: VerifyGames,
+    /// Bake the result into the engine build (src/eval/baked.rs, src/search/baked.rs,
+    /// engine.toml) when, and only when, it passed an SPRT at a clock: after a passed screen at
+    /// fixed nodes the SPRT at 3+0.03 is played first.
+    #[arg(long)]
+    pub bake: bool,
+}
+
+/// How a verification plays and decides: shared by every tuner and `tune verify`, and by the
+/// stages of `tune auto`.
+#[derive(clap::Args, Debug, Clone, Serialize)]
+pub struct VerifyGames {
+    /// The full SPRT at this clock (seconds + increment per move, e.g. 3+0.03: about 12 games a
+    /// minute on 2 cores) instead of the screen at fixed nodes.
+    #[arg(long, value_name = "TC")]
+    pub verify_tc: Option<String>,
+    /// Nodes per move of the screen [default: 5000]; gains at fixed nodes did not always hold
+    /// at a clock, so a screen's pass is not advised for baking.
+    #[arg(long, value_name = "N")]
+    pub verify_nodes: Option<u64>,
+    /// Games after which an SPRT that has not decided stops: the verdict is "undecided"
+    /// [default: 1000 for the screen, 4000 at a clock].
+    #[arg(long, value_name = "N")]
+    pub verify_games: Option<u64>,
+    /// SPRT bounds in normalized Elo: H0 elo0, H1 elo1 (a gainer by default).
+    #[arg(long, num_args = 2, default_values_t = [0.0, 5.0], value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
+    pub verify_bounds: Vec<f64>,
+    /// False-positive and false-negative rates of the SPRT (alpha = beta).
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub verify_error: f64,
+}
+
+impl VerifyGames {
+    /// The options as a tuner's command line takes them.
+    pub fn words(&self) -> Vec<String> {
+        let mut words = Vec::new();
+        if let Some(games) = self.verify_games {
+            words.extend(["--verify-games".to_string(), games.to_string()]);
+        }
+        if let Some(tc) = &self.verify_tc {
+            words.extend(["--verify-tc".into(), tc.clone()]);
+        } else if let Some(n) = self.verify_nodes {
+            words.extend(["--verify-nodes".into(), n.to_string()]);
+        }
+        words.push("--verify-bounds".into());
+        words.extend(self.verify_bounds.iter().map(|b| b.to_string()));
+        words.extend(["--verify-error".into(), self.verify_error.to_string()]);
+        words
+    }
+
+    fn bounds(&self) -> Result<[f64; 2]> {
+        let [elo0, elo1] = self.verify_bounds[..] else { bail!("--verify-bounds takes ELO0 ELO1") };
+        Ok([elo0, elo1])
+    }
+
+    /// The first SPRT: at the clock given, else the screen at fixed nodes (a clock given wins
+    /// over nodes: `tune auto` defaults to nodes).
+    pub fn first(&self) -> Result<SprtPlan> {
+        let (limit, cap) = match &self.verify_tc {
+            Some(tc) => (MoveLimit::from_flags(None, None, Some(tc))?, CLOCK_GAMES),
+            None => (
+                MoveLimit::from_flags(Some(self.verify_nodes.unwrap_or(SCREEN_NODES)), None, None)?,
+                SCREEN_GAMES,
+            ),
+        };
+        Ok(SprtPlan {
+            limit,
+            games: self.verify_games.unwrap_or(cap),
+            bounds: self.bounds()?,
+            error: self.verify_error,
+        })
+    }
+
+    /// The SPRT at a clock that confirms a passed screen before anything is baked.
+    pub fn confirmation(&self) -> Result<SprtPlan> {
+        Ok(SprtPlan {
+            limit: MoveLimit::from_flags(None, None, Some(CLOCK))?,
+            games: CLOCK_GAMES,
+            bounds: self.bounds()?,
+            error: self.verify_error,
+        })
+    }
+}
+
+impl VerifyArgs {
+    /// The library's settings, checked (bad bounds, a bad clock, `--bake` with `--no-verify`).
+    pub fn settings(&self) -> Result<VerifySettings> {
+        if self.no_verify && self.bake {
+            // Said here rather than by clap, so the refusal says why.
+            bail!(BAKE_NEEDS_VERIFY);
+        }
+        if self.no_verify {
+            return Ok(VerifySettings::skipped());
+        }
+        let first = self.games.first()?;
+        let confirm = (self.bake && first.is_screen()).then(|| self.games.confirmation()).transpose()?;
+        let settings = VerifySettings { first: Some(first), confirm, bake: self.bake };
+        settings.check()?;
+        Ok(settings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        verify: VerifyArgs,
+    }
+
+    fn settings(args: &[&str]) -> Result<VerifySettings> {
+        Cli::try_parse_from(std::iter::once(&"tune").chain(args))?.verify.settings()
+    }
+
+    #[test]
+    fn a_run_verifies_by_default_with_a_screen_and_bakes_only_after_a_clock() {
+        let default = settings(&[]).unwrap();
+        let first = default.first.as_ref().unwrap();
+        assert_eq!(
+            (first.limit, first.games, default.confirm.is_none()),
+            (MoveLimit::Nodes(5000), 1000, true)
+        );
+        let bake = settings(&["--bake"]).unwrap();
+        let confirm = bake.confirm.unwrap();
+        assert_eq!((confirm.limit.to_string(), confirm.games), ("3+0.03".to_string(), 4000));
+        let clock = settings(&["--verify-tc", "10+0.1", "--bake"]).unwrap();
+        assert!(clock.confirm.is_none() && !clock.first.unwrap().is_screen());
+        assert_eq!(settings(&["--no-verify"]).unwrap(), VerifySettings::skipped());
+        assert!(settings(&["--verify"]).unwrap().first.is_some(), "the old flag still parses");
+    }
+
+    #[test]
+    fn bad_verification_options_are_refused_before_the_run() {
+        let e = settings(&["--no-verify", "--bake"]).unwrap_err().to_string();
+        assert!(e.contains("--bake with --no-verify") && e.contains("passed at a clock"), "{e}");
+        assert!(settings(&["--verify-bounds", "5", "0"]).is_err());
+        assert!(settings(&["--verify-games", "1"]).is_err());
+        assert!(settings(&["--verify-tc", "nonsense"]).is_err());
+    }
+}

@@ -1,0 +1,288 @@
+//! What a Texel fit fits to: the labelled positions and the objective's settings (search-score
+//! weight and scale, L2 pull, prior, coverage), resolved from what the user gave, the starting
+//! file's provenance and the defaults.
+//!
+//! A run that names no `--data` continues on the data and recipe its starting params file
+//! records (`[provenance.recipe]`): values tuned on one kind of data and scored one way are
+//! carried on by the same kind and the same objective, since a lower loss on other data was not
+//! a stronger engine (docs/tuning.md, "Trust by default"). A file without a recipe gets the
+//! defaults; a recorded file missing on this machine is an error that says how to make it again,
+//! unless the run is told to fall back to the bundled data.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use anyhow::{bail, Result};
+
+use crate::run::provenance::{Provenance, Recipe};
+
+/// The labelled positions a fit reads when neither the user nor the starting file names any:
+/// positions of today's build's own games, scored by Ethereal 12 at depth 8 (datasets/README.md).
+pub const DEFAULT_DATA: &str = "datasets/whetstone-selfplay-113k.epd";
+
+/// Which sigmoid scale turns search scores into targets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreK {
+    /// The evaluation's K, fitted on the results: right for our own engine's scores.
+    #[default]
+    Eval,
+    /// Fitted on the search scores against the results: for another engine's centipawns.
+    Fit,
+}
+
+impl FromStr for ScoreK {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ScoreK, String> {
+        match text {
+            "eval" => Ok(ScoreK::Eval),
+            "fit" => Ok(ScoreK::Fit),
+            _ => Err(format!("'{text}' is not a score scale (eval or fit)")),
+        }
+    }
+}
+
+impl fmt::Display for ScoreK {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ScoreK::Eval => "eval",
+            ScoreK::Fit => "fit",
+        })
+    }
+}
+
+/// A fit's data and objective, resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitRecipe {
+    pub data: Vec<PathBuf>,
+    pub score_weight: f64,
+    pub score_k: ScoreK,
+    pub l2: f64,
+    pub smooth: f64,
+    pub mirror: f64,
+    pub prior_terms: Vec<String>,
+    pub min_coverage: f64,
+    /// Where the data and recipe came from, for the log (`params/eval.toml's provenance`).
+    pub source: String,
+    /// How to make the data again, carried on from the starting file's provenance.
+    pub regenerate: Option<String>,
+}
+
+/// What the user gave (None and empty: not given).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecipeChoice {
+    pub data: Vec<PathBuf>,
+    pub score_weight: Option<f64>,
+    pub score_k: Option<ScoreK>,
+    pub l2: Option<f64>,
+    pub smooth: Option<f64>,
+    pub mirror: Option<f64>,
+    pub prior_terms: Vec<String>,
+    pub min_coverage: Option<f64>,
+    /// With no --data and the starting file's recorded data missing: tune on [`DEFAULT_DATA`]
+    /// with the defaults instead of stopping.
+    pub fall_back: bool,
+}
+
+impl FitRecipe {
+    /// The defaults: the bundled data, results alone, a pull of `l2` (each tuner has its own).
+    pub fn defaults(l2: f64) -> FitRecipe {
+        FitRecipe {
+            data: vec![PathBuf::from(DEFAULT_DATA)],
+            score_weight: 0.0,
+            score_k: ScoreK::Eval,
+            l2,
+            smooth: 0.0,
+            mirror: 0.0,
+            prior_terms: crate::model::prior::DEFAULT_TERMS.iter().map(|s| s.to_string()).collect(),
+            min_coverage: 1000.0,
+            source: "the defaults".into(),
+            regenerate: None,
+        }
+    }
+
+    /// A recorded recipe.
+    fn recorded(recipe: &Recipe, source: String) -> Result<FitRecipe> {
+        let defaults = FitRecipe::defaults(recipe.l2);
+        Ok(FitRecipe {
+            data: recipe.data.iter().map(PathBuf::from).collect(),
+            score_weight: recipe.score_weight,
+            score_k: recipe.score_k.parse().map_err(anyhow::Error::msg)?,
+            l2: recipe.l2,
+            smooth: recipe.smooth,
+            mirror: recipe.mirror,
+            prior_terms: if recipe.prior_terms.is_empty() {
+                defaults.prior_terms
+            } else {
+                recipe.prior_terms.clone()
+            },
+            min_coverage: recipe.min_coverage,
+            source,
+            regenerate: recipe.regenerate.clone(),
+        })
+    }
+
+    /// The recipe of a fit starting from `params`: the user's choices over the recipe `params`
+    /// records (when no data is given) over the defaults (`default_l2` for the pull).
+    pub fn resolve(params: &Path, choice: &RecipeChoice, default_l2: f64) -> Result<FitRecipe> {
+        let recorded = match Provenance::read(params)? {
+            Some(Provenance { recipe: Some(recipe), .. }) if choice.data.is_empty() => Some(recipe),
+            _ => None,
+        };
+        let mut recipe = match recorded {
+            Some(recipe) => {
+                let resolved = FitRecipe::recorded(
+                    &recipe,
+                    format!("the data and recipe {} records", params.display()),
+                )?;
+                match resolved.data.iter().find(|p| !p.is_file()) {
+                    None => resolved,
+                    Some(missing) if choice.fall_back => {
+                        eprintln!(
+                            "{} records {} as its data, which is not on this machine; --data-fallback: \
+                             tuning on {DEFAULT_DATA} with the defaults",
+                            params.display(),
+                            missing.display()
+                        );
+                        FitRecipe::defaults(default_l2)
+                    }
+                    Some(missing) => bail!(
+                        "{} was tuned on {} (its [provenance]), which is not on this machine. {}Or give \
+                         --data FILE..., or --data-fallback to tune on {DEFAULT_DATA} with the defaults",
+                        params.display(),
+                        missing.display(),
+                        recipe
+                            .regenerate
+                            .as_ref()
+                            .map(|r| format!("Make it again with:\n  {r}\n"))
+                            .unwrap_or_default()
+                    ),
+                }
+            }
+            None => FitRecipe::defaults(default_l2),
+        };
+        if !choice.data.is_empty() {
+            recipe.data = choice.data.clone();
+            recipe.source = "--data".into();
+            recipe.regenerate = None;
+        }
+        recipe.score_weight = choice.score_weight.unwrap_or(recipe.score_weight);
+        recipe.score_k = choice.score_k.unwrap_or(recipe.score_k);
+        recipe.l2 = choice.l2.unwrap_or(recipe.l2);
+        recipe.smooth = choice.smooth.unwrap_or(recipe.smooth);
+        recipe.mirror = choice.mirror.unwrap_or(recipe.mirror);
+        recipe.min_coverage = choice.min_coverage.unwrap_or(recipe.min_coverage);
+        if !choice.prior_terms.is_empty() {
+            recipe.prior_terms = choice.prior_terms.clone();
+        }
+        if !(0.0..=1.0).contains(&recipe.score_weight) {
+            bail!("--score-weight {} is not a weight from 0 to 1", recipe.score_weight);
+        }
+        Ok(recipe)
+    }
+
+    /// The recipe as a provenance records it.
+    pub fn record(&self) -> Recipe {
+        Recipe {
+            data: self.data.iter().map(|p| p.display().to_string()).collect(),
+            regenerate: self.regenerate.clone(),
+            score_weight: self.score_weight,
+            score_k: self.score_k.to_string(),
+            l2: self.l2,
+            smooth: self.smooth,
+            mirror: self.mirror,
+            prior_terms: self.prior_terms.clone(),
+            min_coverage: self.min_coverage,
+        }
+    }
+
+    /// One line for the log.
+    pub fn describe(&self) -> String {
+        let mut text = format!(
+            "data {} ({}); targets {:.0}% search score (K {}), L2 {}, min coverage {}",
+            self.data.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+            self.source,
+            self.score_weight * 100.0,
+            self.score_k,
+            self.l2,
+            self.min_coverage
+        );
+        if self.smooth > 0.0 || self.mirror > 0.0 {
+            text += &format!(
+                ", prior smooth {} mirror {} over {}",
+                self.smooth,
+                self.mirror,
+                self.prior_terms.join(" ")
+            );
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::testutil::TempDir;
+
+    fn params_with(dir: &TempDir, recipe: Option<Recipe>) -> PathBuf {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
+        let terms = crate::run::provenance::strip(&std::fs::read_to_string(repo).unwrap());
+        let provenance = Provenance { tool: "texel".into(), recipe, ..Provenance::default() };
+        let path = dir.path("start.toml");
+        std::fs::write(&path, provenance.append_to(&terms).unwrap()).unwrap();
+        path
+    }
+
+    fn recorded(data: &Path) -> Recipe {
+        Recipe {
+            data: vec![data.display().to_string()],
+            regenerate: Some("tune datagen --out x".into()),
+            score_weight: 0.5,
+            score_k: "fit".into(),
+            l2: 0.0003,
+            smooth: 0.0003,
+            mirror: 0.0003,
+            prior_terms: vec!["pst.*".into()],
+            min_coverage: 1000.0,
+        }
+    }
+
+    #[test]
+    fn a_run_without_data_continues_on_the_recorded_recipe_and_choices_win() {
+        let dir = TempDir::new("recipe");
+        let data = dir.path("own.epd");
+        std::fs::write(&data, "x\n").unwrap();
+        let params = params_with(&dir, Some(recorded(&data)));
+        let recipe = FitRecipe::resolve(&params, &RecipeChoice::default(), 0.001).unwrap();
+        assert_eq!(
+            (recipe.data, recipe.score_weight, recipe.score_k, recipe.l2),
+            (vec![data.clone()], 0.5, ScoreK::Fit, 0.0003)
+        );
+        assert_eq!(recipe.prior_terms, ["pst.*"]);
+        let chosen = RecipeChoice { l2: Some(0.01), score_weight: Some(0.0), ..RecipeChoice::default() };
+        let recipe = FitRecipe::resolve(&params, &chosen, 0.001).unwrap();
+        assert_eq!((recipe.l2, recipe.score_weight, recipe.smooth), (0.01, 0.0, 0.0003));
+        // Data given: the defaults, not the recorded recipe.
+        let given = RecipeChoice { data: vec![PathBuf::from("mine.epd")], ..RecipeChoice::default() };
+        let recipe = FitRecipe::resolve(&params, &given, 0.001).unwrap();
+        assert_eq!((recipe.score_weight, recipe.l2, recipe.source.as_str()), (0.0, 0.001, "--data"));
+        // No recipe recorded: the defaults.
+        let bare = FitRecipe::resolve(&params_with(&dir, None), &RecipeChoice::default(), 0.003).unwrap();
+        assert_eq!(bare, FitRecipe::defaults(0.003));
+    }
+
+    #[test]
+    fn missing_recorded_data_says_how_to_make_it_and_falls_back_only_when_told() {
+        let dir = TempDir::new("recipe-missing");
+        let params = params_with(&dir, Some(recorded(&dir.path("gone.epd.gz"))));
+        let e = FitRecipe::resolve(&params, &RecipeChoice::default(), 0.001).unwrap_err().to_string();
+        assert!(e.contains("gone.epd.gz") && e.contains("not on this machine"), "{e}");
+        assert!(e.contains("tune datagen --out x") && e.contains("--data-fallback"), "{e}");
+        let fall_back = RecipeChoice { fall_back: true, ..RecipeChoice::default() };
+        let recipe = FitRecipe::resolve(&params, &fall_back, 0.001).unwrap();
+        assert_eq!(recipe.data, [PathBuf::from(DEFAULT_DATA)]);
+        assert_eq!(recipe.score_weight, 0.0);
+    }
+}

@@ -1,0 +1,113 @@
+//! What a run tells its user to do next, which follows its verdict: a result that passed at a
+//! clock is shown how to bake; one that passed a screen is shown how to confirm it at a clock;
+//! a failed or undecided one is told what that means and what to try; an unverified one is told
+//! that nothing has shown it to be a gain. Nothing but a pass at a clock is advised for baking.
+
+use std::path::Path;
+
+use super::verdict::{Outcome, Standing, CLOCK};
+
+/// The files a run wrote that `tune export` would bake, and whether `--bake` already did.
+pub struct Baking<'a> {
+    /// `tuned.toml` (evaluation) and `search.toml` (search constants), where the run tuned them.
+    pub eval: Option<&'a Path>,
+    pub search: Option<&'a Path>,
+    pub baked: bool,
+}
+
+impl Baking<'_> {
+    fn export_command(&self) -> String {
+        let mut words = vec!["tune export".to_string()];
+        if let Some(eval) = self.eval {
+            words.push(format!("--params {}", eval.display()));
+        }
+        if let Some(search) = self.search {
+            words.push(format!("--search-params {}", search.display()));
+        }
+        words.join(" ")
+    }
+}
+
+/// The closing advice for a run in folder `run` whose result stands as `standing`.
+pub fn advice(standing: &Standing, run: &Path, baking: &Baking) -> String {
+    let confirm = format!("tune verify {} --verify-tc {CLOCK}", run.display());
+    match standing {
+        Standing::Unchanged => {
+            "the run moved no value: there is nothing to verify, export or bake".to_string()
+        }
+        Standing::Unverified(reason) => format!(
+            "UNVERIFIED ({reason}): no games have shown this result to be a gain, and a lower loss alone \
+             has made weaker engines before. Verify it before baking:\n  tune verify {} (a screen at fixed \
+             nodes, minutes), then {confirm} (the SPRT at a clock)",
+            run.display()
+        ),
+        Standing::Verified(v) => match (v.outcome, v.screen) {
+            (Outcome::Passed, false) if baking.baked => {
+                "baked into the engine build; rebuild it (cargo build --release) to play these values".to_string()
+            }
+            (Outcome::Passed, false) => format!(
+                "passed at a clock: bake it into the engine build with\n  {}\n  cargo build --release",
+                baking.export_command()
+            ),
+            (Outcome::Passed, true) => format!(
+                "passed a screen at fixed nodes. A screen is not a verdict at a clock (tune auto's +30 at \
+                 5,000 nodes was -12 at 3 s + 0.03 s), so it is not advised for baking yet. Confirm it with \
+                 the SPRT at a clock (about 12 games a minute on 2 cores):\n  {confirm}"
+            ),
+            (Outcome::Failed, _) => format!(
+                "FAILED: the tuned values play worse than the start ({:+.1} ± {:.1} Elo), so do not bake them. \
+                 The loss the tuner lowered does not track games on this data. What to try: positions of \
+                 today's build's own games (tune datagen, scored with tune dataset rescore), a stronger pull \
+                 toward the start (--l2), fewer values (--only), a prior over the tables (--smooth, \
+                 --mirror); docs/tuning.md has the recipes that won games",
+                v.elo, v.elo_error
+            ),
+            (Outcome::Undecided, _) => format!(
+                "UNDECIDED after {} games ({:+.1} ± {:.1} Elo): the games have not shown a gain or a loss, \
+                 so do not bake it yet. More games decide it:\n  tune verify {} --verify-games {}{}",
+                v.games,
+                v.elo,
+                v.elo_error,
+                run.display(),
+                (v.games * 2).max(2),
+                if v.screen { String::new() } else { format!(" --verify-tc {}", v.control) }
+            ),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::verdict::example as verdict;
+    use super::*;
+
+    fn advise(standing: Standing, baked: bool) -> String {
+        let eval = Path::new("reports/pbil/tuned.toml");
+        advice(&standing, Path::new("reports/pbil"), &Baking { eval: Some(eval), search: None, baked })
+    }
+
+    #[test]
+    fn only_a_pass_at_a_clock_is_advised_for_baking() {
+        let clock = advise(Standing::Verified(verdict(Outcome::Passed, false)), false);
+        assert!(clock.contains("tune export --params reports/pbil/tuned.toml"), "{clock}");
+        for standing in [
+            Standing::Verified(verdict(Outcome::Passed, true)),
+            Standing::Verified(verdict(Outcome::Failed, false)),
+            Standing::Verified(verdict(Outcome::Failed, true)),
+            Standing::Verified(verdict(Outcome::Undecided, false)),
+            Standing::Unverified("--no-verify".into()),
+            Standing::Unchanged,
+        ] {
+            let text = advise(standing.clone(), false);
+            assert!(!text.contains("tune export"), "{standing:?}: {text}");
+            assert!(!text.contains("cargo build"), "{standing:?}: {text}");
+        }
+        let screen = advise(Standing::Verified(verdict(Outcome::Passed, true)), false);
+        assert!(screen.contains("tune verify reports/pbil --verify-tc 3+0.03"), "{screen}");
+        let unverified = advise(Standing::Unverified("--no-verify".into()), false);
+        assert!(unverified.starts_with("UNVERIFIED (--no-verify)"), "{unverified}");
+        let undecided = advise(Standing::Verified(verdict(Outcome::Undecided, false)), false);
+        assert!(undecided.contains("--verify-games 1576 --verify-tc 3+0.03"), "{undecided}");
+        assert!(advise(Standing::Verified(verdict(Outcome::Passed, false)), true).starts_with("baked"));
+    }
+}
