@@ -20,6 +20,8 @@ pub mod verify;
 pub mod verify_args;
 
 #[cfg(test)]
+mod advice_tests;
+#[cfg(test)]
 mod play_tests;
 
 use anyhow::Result;

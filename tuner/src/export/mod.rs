@@ -257,7 +257,10 @@ pub fn record(run: &RunDir, eval: bool, search: bool, standing: &Standing, bake:
     }
     let baking =
         Baking { eval: eval.then_some(tuned.as_path()), search: search.then_some(searched.as_path()), baked };
-    println!("{}", advice(standing, run.path(), &baking));
+    let advice = advice(standing, run.path(), &baking);
+    // Kept beside the verdict: what the run advised is part of its record.
+    run.add_result("advice", &advice.clone().into())?;
+    println!("{advice}");
     Ok(())
 }
 
