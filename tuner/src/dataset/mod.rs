@@ -8,14 +8,25 @@
 //!
 //! Layout: `formats.rs` (line formats in and out), `load.rs` (parallel loading), `pgn.rs` (games to
 //! positions), `holdout.rs` (the one rule for which positions validate), `split.rs` (a file split
-//! by it into train and validation files), `stats.rs` (counts by result and phase). Tests sit in each file or beside it (`*_tests.rs`); fixtures are in `testdata/`.
+//! by it into train and validation files), `stats.rs` (counts by result and phase). Files of every
+//! format (docs/datasets.md): `files.rs` (which format a file is in, checked against its
+//! content), `stream.rs` (positions read from and written to any format, one at a time),
+//! `text_out.rs` (the text writer), `binary/` (viriformat, bulletformat, binpack), `openbench.rs`
+//! (PGN files and OpenBench archives), `tools/` (filter, dedupe, shuffle, sample, merge). Tests
+//! sit in each file or beside it (`*_tests.rs`); fixtures are in `testdata/`.
 
+pub mod binary;
+pub mod files;
 pub mod formats;
 pub mod holdout;
 pub(crate) mod load;
+pub mod openbench;
 pub mod pgn;
 pub mod split;
 pub mod stats;
+pub mod stream;
+pub mod text_out;
+pub mod tools;
 
 #[cfg(test)]
 pub mod testutil;
