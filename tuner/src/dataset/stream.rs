@@ -213,3 +213,7 @@ pub fn create(path: &Path, format: FileFormat, force: bool) -> Result<Box<dyn Po
         other => bail!("{}: {other} is read only", path.display()),
     })
 }
+
+#[cfg(test)]
+#[path = "stream_tests.rs"]
+mod tests;

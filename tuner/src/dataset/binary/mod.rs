@@ -16,7 +16,9 @@ pub mod binpack;
 pub mod bullet;
 pub mod viri;
 
+use whetstone::movegen::legal_moves;
 use whetstone::types::{Move, MoveKind};
+use whetstone::Position;
 
 /// Our 16-bit move as viriformat's: the same squares and promotion bits (both encode castling
 /// as king takes own rook), the kind in the top two bits spelled differently.
@@ -41,6 +43,33 @@ pub fn from_viri_bits(bits: u16) -> Move {
     Move::from_raw((bits & 0x3fff) | kind << 14)
 }
 
+/// The legal move of `from` that leads to `to` (the same board, side, castling rights and move
+/// counters; the en-passant square as the FEN writes it), if there is one. Candidates are cut
+/// to the moves whose destination holds the mover's piece in `to` first, as FEN comparison is the
+/// costly part.
+pub fn move_between(from: &mut Position, to: &Position) -> Option<Move> {
+    let us = from.side_to_move();
+    let target = to.to_fen();
+    let candidates: Vec<Move> = legal_moves(from)
+        .iter()
+        .copied()
+        .filter(|m| {
+            let landing = if m.kind() == MoveKind::Castling { None } else { Some(m.to()) };
+            landing.is_none_or(|sq| to.piece_on(sq).is_some_and(|p| p.color() == us))
+                && to.piece_on(m.from()).is_none_or(|_| m.kind() == MoveKind::Castling)
+        })
+        .collect();
+    for m in candidates {
+        from.make_move(m);
+        let same = from.to_fen() == target;
+        from.unmake_move(m);
+        if same {
+            return Some(m);
+        }
+    }
+    None
+}
+
 /// A 4-bit piece code of the 32-byte boards (bulletformat and marlinformat share the layout):
 /// the pieces of the occupied squares in square order, two to a byte, low nibble first.
 pub fn nibble(pieces: &[u8], i: usize) -> u8 {
@@ -50,8 +79,6 @@ pub fn nibble(pieces: &[u8], i: usize) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use whetstone::movegen::legal_moves;
-    use whetstone::Position;
 
     #[test]
     fn every_kind_of_move_maps_to_viriformat_and_back() {

@@ -7,9 +7,10 @@
 //!
 //! Reading: the crate decodes each game and unpacks its board; we check the 32 header bytes
 //! first (the crate's unpacking panics on some corrupt codes), rebuild the start as our
-//! `Position` from the crate's FEN, and replay every move through our legality check. A broken
-//! game is named by its byte offset and number; with `skip_broken` the file reads on after it
-//! (the game's end marker delimits it).
+//! `Position` from the crate's FEN, and replay every move through our legality check (the crate
+//! checks legality itself only in debug builds). A broken game is named by its byte offset and
+//! number and skipped whole; with `skip_broken` the file reads on after it (the game's end
+//! marker delimits it).
 //!
 //! Writing: consecutive positions with the same result that follow each other by a legal move
 //! are chained into one game; a position that ends a chain gets its first legal move (the move
@@ -30,7 +31,7 @@ use super::super::files::FileFormat;
 use super::super::load::progress_bar;
 use super::super::stream::{PositionWriter, ReadOptions, ReadReport, Sink, WriteReport};
 use super::super::Label;
-use super::{from_viri_bits, nibble, to_viri_bits};
+use super::{from_viri_bits, move_between, nibble, to_viri_bits};
 
 const HEADER: usize = 32;
 const MOVE: usize = 4;
@@ -184,25 +185,31 @@ pub fn read(path: &Path, options: &ReadOptions, sink: &mut Sink) -> Result<ReadR
                 continue;
             }
         };
-        for (ply, (viri_move, score)) in game.moves.iter().enumerate() {
+        // Every move checked before any position is passed on: a broken game is skipped whole.
+        let mut check = pos.clone();
+        let illegal = game.moves.iter().enumerate().find_map(|(ply, (viri_move, _))| {
             let m = from_viri_bits(viri_move.inner());
-            if !pos.is_legal(m) {
-                let record = offset + (HEADER + ply * MOVE) as u64;
-                report.broken(
-                    options.skip_broken,
-                    format!(
-                        "{name}: game {game_number} at byte {offset}: move {} (byte {record}, 0x{:04x}) is not legal in {} \
-                         ({ply} positions of the game read)",
-                        ply + 1,
-                        viri_move.inner(),
-                        pos.to_fen()
-                    ),
-                )?;
-                break;
+            if check.is_legal(m) {
+                check.make_move(m);
+                None
+            } else {
+                Some((ply, viri_move.inner(), check.to_fen()))
             }
+        });
+        if let Some((ply, bits, fen)) = illegal {
+            let record = offset + (HEADER + ply * MOVE) as u64;
+            let problem = format!(
+                "{name}: game {game_number} at byte {offset}: move {} (byte {record}, 0x{bits:04x}) is not legal in {fen}",
+                ply + 1
+            );
+            report.broken(options.skip_broken, problem)?;
+            moves = game.into_move_buffer();
+            continue;
+        }
+        for (viri_move, score) in &game.moves {
             report.positions += 1;
             sink(&pos, Label { outcome, score: Some(i32::from(score.get())) })?;
-            pos.make_move(m);
+            pos.make_move(from_viri_bits(viri_move.inner()));
         }
         moves = game.into_move_buffer();
     }
@@ -311,22 +318,11 @@ impl PositionWriter for Writer {
         // Chain on when a legal move of the last position leads here, with the same result.
         if let Some(chain) = &mut self.chain {
             if chain.outcome == label.outcome {
-                let key = pos.key();
-                let link = legal_moves(&chain.last).iter().copied().find(|&m| chain.last.key_after(m) == key);
-                if let Some(m) = link {
+                if let Some(m) = move_between(&mut chain.last, pos) {
                     push(&mut chain.game, m, chain.last_score)?;
                     chain.last.make_move(m);
-                    // The next position as given (its clocks may differ from the replay's).
-                    let last = &chain.last;
-                    if last.halfmove_clock() == pos.halfmove_clock()
-                        && last.fullmove_number() == pos.fullmove_number()
-                    {
-                        chain.last_score = score;
-                        return Ok(());
-                    }
-                    // Same key, other counters: undo the link and start a new chain.
-                    chain.last.unmake_move(m);
-                    chain.game.moves.pop();
+                    chain.last_score = score;
+                    return Ok(());
                 }
             }
         }

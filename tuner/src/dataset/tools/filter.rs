@@ -17,7 +17,7 @@ pub struct FilterRules {
     /// Drop positions that are not quiet (quiescence score differs from the static evaluation,
     /// our engine's weights), as `tune dataset convert` does for PGN games.
     #[arg(long)]
-    pub quiet: bool,
+    pub only_quiet: bool,
     /// Drop positions whose search score is larger than this either way (centipawns).
     #[arg(long, value_name = "CP")]
     pub max_score: Option<i32>,
@@ -140,7 +140,7 @@ impl Filter {
         if outside(ply(pos).into(), r.min_ply.map(i64::from), r.max_ply.map(i64::from)) {
             return Some(Dropped::Ply);
         }
-        if r.quiet {
+        if r.only_quiet {
             // A copy without the game's history: the quiescence search must not see repetitions.
             let fresh = Position::from_fen(&pos.to_fen()).ok()?;
             let (score, _) = self.qs.search(&fresh, &self.weights);
@@ -177,7 +177,7 @@ mod tests {
         let hanging = Position::from_fen("q3k3/8/8/8/8/8/8/R3K3 w - - 0 30").unwrap();
         let mut f = Filter::new(FilterRules {
             no_check: true,
-            quiet: true,
+            only_quiet: true,
             max_score: Some(500),
             scored: true,
             ..FilterRules::default()
@@ -199,6 +199,6 @@ mod tests {
         assert!(!f.keep(&Position::from_fen("4k3/p7/8/8/8/8/P7/R3K3 b - - 0 30").unwrap(), label(None)));
         assert!(f.keep(&Position::from_fen("4k3/p7/8/8/8/8/P7/R3K3 w - - 0 30").unwrap(), label(None)));
         assert_eq!(ply(&Position::from_fen("4k3/p7/8/8/8/8/P7/R3K3 b - - 0 30").unwrap()), 59);
-        assert_eq!(f.dropped, [0, 0, 0, 0, 0, 2, 1]);
+        assert_eq!(f.dropped, [0, 0, 0, 0, 1, 1, 1]);
     }
 }
