@@ -19,7 +19,7 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use viriformat::chess::board::{Board, DrawType, GameOutcome, WinType};
@@ -252,10 +252,11 @@ struct Chain {
     outcome: f32,
 }
 
-/// Writes positions as viriformat game chains.
-pub struct Writer {
-    path: PathBuf,
-    out: BufWriter<File>,
+/// Writes positions as viriformat game chains (to a file, or to any writer: `tune datagen`
+/// encodes each pair's positions in memory and appends them).
+pub struct Writer<W: Write = BufWriter<File>> {
+    name: String,
+    out: W,
     chain: Option<Chain>,
     report: WriteReport,
 }
@@ -263,12 +264,20 @@ pub struct Writer {
 impl Writer {
     pub fn create(path: &Path) -> Result<Writer> {
         let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-        Ok(Writer {
-            path: path.to_path_buf(),
-            out: BufWriter::with_capacity(1 << 20, file),
-            chain: None,
-            report: WriteReport::default(),
-        })
+        Ok(Writer::new(BufWriter::with_capacity(1 << 20, file), &path.display().to_string()))
+    }
+}
+
+impl<W: Write> Writer<W> {
+    pub fn new(out: W, name: &str) -> Writer<W> {
+        Writer { name: name.to_string(), out, chain: None, report: WriteReport::default() }
+    }
+
+    /// Ends the last chain and hands back the output and the report.
+    pub fn into_inner(mut self) -> Result<(W, WriteReport)> {
+        self.close()?;
+        self.out.flush().with_context(|| format!("writing {}", self.name))?;
+        Ok((self.out, self.report))
     }
 
     /// Ends the chain: its last position gets a move (any legal one), and the game is written.
@@ -284,10 +293,7 @@ impl Writer {
         if chain.game.is_empty() {
             return Ok(());
         }
-        chain
-            .game
-            .serialise_into(&mut self.out)
-            .with_context(|| format!("writing {}", self.path.display()))?;
+        chain.game.serialise_into(&mut self.out).with_context(|| format!("writing {}", self.name))?;
         self.report.games += 1;
         Ok(())
     }
@@ -308,7 +314,7 @@ fn outcome_of(result: f32) -> GameOutcome {
     }
 }
 
-impl PositionWriter for Writer {
+impl<W: Write> PositionWriter for Writer<W> {
     fn write(&mut self, pos: &Position, label: Label) -> Result<()> {
         let score = label.score.map_or(0, |s| s.clamp(i16::MIN.into(), i16::MAX.into()) as i16);
         if label.score.is_none() {
@@ -339,9 +345,7 @@ impl PositionWriter for Writer {
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> Result<WriteReport> {
-        self.close()?;
-        self.out.flush().with_context(|| format!("writing {}", self.path.display()))?;
-        Ok(self.report)
+    fn finish(self: Box<Self>) -> Result<WriteReport> {
+        Ok(self.into_inner()?.1)
     }
 }
