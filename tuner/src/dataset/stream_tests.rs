@@ -436,3 +436,91 @@ fn the_tools_stream_files_larger_than_the_memory_they_are_given() {
     let mut rest = with_scores.iter();
     assert!(sampled.iter().all(|s| rest.any(|p| p == s)), "a subsequence, in file order");
 }
+
+/// Read throughput on one core, ours against the crates' own readers, on 1M positions of random
+/// games (about 60 plies each, so viriformat chains as datagen's do), every position scored:
+/// `cargo test --release -p whetstone-tuner -- --ignored read_throughput --nocapture`
+/// (take `flock /tmp/whetstone-machine.lock` around it on a shared machine).
+#[test]
+#[ignore]
+fn read_throughput() {
+    use std::time::Instant;
+    let dir = TempDir::new("throughput");
+    let mut positions = Vec::new();
+    let mut seed = 100;
+    while positions.len() < 1_000_000 {
+        positions.extend(game_positions(1000, seed).into_iter().filter(|(_, l)| l.score.is_some()));
+        seed += 1;
+    }
+    positions.truncate(1_000_000);
+    let n = positions.len() as f64;
+    let files: Vec<(FileFormat, PathBuf)> = [
+        (FileFormat::Text, "t.txt"),
+        (FileFormat::Epd, "t.epd"),
+        (FileFormat::Viriformat, "t.vf"),
+        (FileFormat::Bulletformat, "t.bullet"),
+    ]
+    .into_iter()
+    .map(|(f, name)| (f, dir.path(name)))
+    .collect();
+    for (format, path) in &files {
+        let started = Instant::now();
+        write_all(path, *format, &positions);
+        let bytes = std::fs::metadata(path).unwrap().len();
+        println!(
+            "write {format}: {:.2} M positions/s, {:.1} bytes/position",
+            n / started.elapsed().as_secs_f64() / 1e6,
+            bytes as f64 / n
+        );
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    pool.install(|| {
+        for (format, path) in &files {
+            let started = Instant::now();
+            let mut count = 0u64;
+            read(path, &plain(), &mut |_, _| {
+                count += 1;
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(count as f64, n);
+            println!(
+                "read {format} (ours, to positions): {:.2} M positions/s",
+                n / started.elapsed().as_secs_f64() / 1e6
+            );
+        }
+        // The crates' own readers.
+        let vf = &files[2].1;
+        let started = Instant::now();
+        let mut reader = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(vf).unwrap());
+        let mut count = 0u64;
+        let mut buffer = Vec::new();
+        while let Ok(game) = viriformat::dataformat::Game::deserialise_from(&mut reader, buffer) {
+            game.visit_positions(|_, _| count += 1);
+            buffer = game.into_move_buffer();
+        }
+        assert_eq!(count as f64, n);
+        println!(
+            "read viriformat (the crate: deserialise_from + visit_positions): {:.2} M positions/s",
+            n / started.elapsed().as_secs_f64() / 1e6
+        );
+        let started = Instant::now();
+        let mut count = 0u64;
+        bulletformat::DataLoader::<bulletformat::ChessBoard>::new(&files[3].1, 64)
+            .unwrap()
+            .map_positions(|_| count += 1);
+        assert_eq!(count as f64, n);
+        println!(
+            "read bulletformat (the crate: DataLoader::map_positions): {:.2} M positions/s",
+            n / started.elapsed().as_secs_f64() / 1e6
+        );
+        let started = Instant::now();
+        let (values, _) =
+            crate::dataset::load(&files[1].1, &crate::dataset::LoadOptions::default(), |_, _| ()).unwrap();
+        assert_eq!(values.len() as f64, n);
+        println!(
+            "load epd (tune texel's parallel text loader, 1 thread): {:.2} M positions/s",
+            n / started.elapsed().as_secs_f64() / 1e6
+        );
+    });
+}
