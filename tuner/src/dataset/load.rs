@@ -89,6 +89,7 @@ fn load_stream<T: Send>(
     })?;
     flush(&mut chunk, &mut values)?;
     summary.lines = report.units as usize;
+    summary.unit = report.unit;
     summary.loaded = values.len();
     summary.skipped = report.skipped as usize;
     summary.problems = report.problems;

@@ -84,6 +84,19 @@ pub struct LoadSummary {
     pub problems: Vec<String>,
     /// Loaded positions by result: losses, draws, wins (White's view).
     pub by_result: [usize; 3],
+    /// What `lines` counts in a file that is not text ("records", "games", ...); empty for lines.
+    pub unit: &'static str,
+}
+
+impl LoadSummary {
+    /// What `lines` counts: lines of text, or the records or games of another format.
+    pub fn unit(&self) -> &'static str {
+        if self.unit.is_empty() {
+            "lines"
+        } else {
+            self.unit
+        }
+    }
 }
 
 impl fmt::Display for LoadSummary {
@@ -93,9 +106,10 @@ impl fmt::Display for LoadSummary {
         let [losses, draws, wins] = self.by_result;
         write!(
             f,
-            "{} positions (1-0 {wins}, 1/2 {draws}, 0-1 {losses}) from {} lines; {} broken line{} skipped",
+            "{} positions (1-0 {wins}, 1/2 {draws}, 0-1 {losses}) from {} {}; {} broken line{} skipped",
             self.loaded,
             self.lines,
+            self.unit(),
             self.skipped,
             if self.skipped == 1 { "" } else { "s" }
         )?;
