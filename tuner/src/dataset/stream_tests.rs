@@ -524,3 +524,74 @@ fn read_throughput() {
         );
     });
 }
+
+/// An OpenBench-style archive: bzip2-compressed PGN members in a tar.
+fn archive(path: &Path, members: &[(&str, Vec<u8>)]) {
+    let mut builder = tar::Builder::new(std::fs::File::create(path).unwrap());
+    for (name, data) in members {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(data.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        builder.append_data(&mut header, name, &data[..]).unwrap();
+    }
+    builder.finish().unwrap();
+}
+
+fn bz2(text: &str) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    encoder.write_all(text.as_bytes()).unwrap();
+    encoder.finish().unwrap()
+}
+
+#[test]
+fn an_archive_reads_as_its_pgns_and_names_a_corrupt_member_and_an_illegal_move() {
+    let dir = TempDir::new("archive");
+    let games = include_str!("testdata/games.pgn");
+    // OpenBench's compact comments on a short game of its own.
+    let compact = "[Event \"ob\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n\
+                   e4 {+0.30/9} e5 {-0.25/10} Qh5 {+0.10/8, line=x} Nc6 {book} Bc4 {unknown} Nf6 {-0.5/7} Qxf7# {+1.00/5} 1-0\n\n";
+    let illegal =
+        "[Event \"bad\"]\n[White \"c\"]\n[Black \"d\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 Nc6 1-0\n\n";
+    let mut corrupt = bz2(games);
+    let middle = corrupt.len() / 2;
+    corrupt[middle] ^= 0xff;
+    let path = dir.path("7.pgn.tar");
+    archive(
+        &path,
+        &[
+            ("7.1.0.pgn.bz2", bz2(games)),
+            ("7.2.1.pgn.bz2", corrupt),
+            ("7.3.2.pgn.bz2", bz2(&format!("{compact}{illegal}"))),
+        ],
+    );
+    let options =
+        ReadOptions { pgn: crate::dataset::pgn::PgnOptions { skip_plies: 0, resolve: false }, ..plain() };
+    let (from_archive, report) = read_all(&path, &options).unwrap();
+    assert_eq!(report.format, Some(FileFormat::Archive));
+    assert_eq!(report.members, Some((3, 1)));
+    assert!(
+        report.problems[0].contains("member 7.2.1.pgn.bz2") && report.problems[0].contains("bzip2"),
+        "{:?}",
+        report.problems
+    );
+    let games_report = report.games.clone().unwrap();
+    assert_eq!(games_report.broken, 1);
+    assert!(
+        games_report.problems[0].starts_with("7.3.2.pgn.bz2: game 2 (c - d): move 2. Ke3: illegal"),
+        "{:?}",
+        games_report.problems
+    );
+    // The same positions as the PGNs read directly (one set of duplicates across both).
+    let plain_pgn = dir.path("all.pgn");
+    std::fs::write(&plain_pgn, format!("{games}\n{compact}{illegal}")).unwrap();
+    let (direct, _) = read_all(&plain_pgn, &options).unwrap();
+    assert_eq!(from_archive, direct);
+    // The compact comments' scores, White's view: Black's {-0.5/7} before Nf6 is +50 for White.
+    let before_nf6 = from_archive
+        .iter()
+        .find(|(f, _)| f.starts_with("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b"))
+        .expect("the position before Nf6 is kept");
+    assert_eq!(before_nf6.1, Label { outcome: 1.0, score: Some(50) });
+}
