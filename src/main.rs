@@ -4,6 +4,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+
+mod genfens;
 use whetstone::attacks::magic::SliderTables;
 use whetstone::board::START_FEN;
 use whetstone::eval::EvalParamSet;
@@ -47,6 +49,14 @@ enum Command {
         #[arg(long)]
         params: Option<std::path::PathBuf>,
     },
+    /// Openings for OpenBench's datagen workloads: `genfens N seed S book <None|path> [plies N]
+    /// [spread N] [maxeval CP]`, printed as `info string genfens <FEN>` lines (OpenBench runs
+    /// `./engine "genfens ..." "quit"`, which works too).
+    Genfens {
+        /// N seed S book <None|path> [plies N] [spread N] [maxeval CP]
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        words: Vec<String>,
+    },
     /// Search the magic multipliers from scratch and report how long that and the start-up
     /// table fill (with the committed magics) take.
     Magics {
@@ -57,6 +67,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // OpenBench's datagen client passes the whole command as one argument, then "quit":
+    // `./engine "genfens N seed S book None" "quit"`.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(first) = args.get(1).filter(|a| a.starts_with("genfens ")) {
+        let words: Vec<&str> = first.split_whitespace().skip(1).collect();
+        return genfens_status(&words);
+    }
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Uci) {
         Command::Uci => {
@@ -103,6 +120,11 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Genfens { words } => {
+            let words: Vec<&str> =
+                words.iter().flat_map(|w| w.split_whitespace()).filter(|w| *w != "quit").collect();
+            return genfens_status(&words);
+        }
         Command::Magics { rust } => {
             let start = Instant::now();
             let (tables, stats) = SliderTables::search();
@@ -127,4 +149,13 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Runs genfens on stdout; failure is a non-zero exit status (the error is an `info string`).
+fn genfens_status(words: &[&str]) -> ExitCode {
+    if genfens::run(words, &mut std::io::stdout().lock()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

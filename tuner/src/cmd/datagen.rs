@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 
 use crate::play::args::{EngineArgs, PlayArgs};
-use crate::play::datagen::{self, DatagenPlan, POSITIONS_FILE};
+use crate::play::datagen::{self, DatagenPlan, PositionFormat};
 use crate::play::runner::Contestant;
 use crate::run::RunDir;
 
@@ -35,9 +35,14 @@ pub struct DatagenArgs {
     pub skip_plies: usize,
     #[command(flatten)]
     pub play: PlayArgs,
-    /// Run folder: games.pgn, positions.epd, progress.txt, summary.json.
+    /// Run folder: games.pgn, the positions file (positions.epd, .txt or .vf by --format),
+    /// progress.txt, summary.json.
     #[arg(long, default_value = "reports/datagen")]
     pub out: PathBuf,
+    /// The positions file's format: epd (`ce` and `c9`), text (`fen | score | result`) or
+    /// viriformat (game chains for NNUE trainers); every one carries the engine's scores.
+    #[arg(long, value_enum, default_value_t = PositionFormat::Epd)]
+    pub format: PositionFormat,
     /// Continue the run in --out where it stopped.
     #[arg(long)]
     pub resume: bool,
@@ -85,6 +90,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         concurrency: play.concurrency(),
         quiet: play.quiet,
         event: "tune datagen".to_string(),
+        format: args.format,
     };
     let run = RunDir::create(&args.out)?;
     run.write_meta("datagen", args, args.resume, None)?;
@@ -96,7 +102,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         outcome.positions_this_run,
         outcome.plies_this_run,
         outcome.positions,
-        args.out.join(POSITIONS_FILE).display(),
+        args.out.join(args.format.file_name()).display(),
         outcome.positions_this_run as f64 / seconds.max(1e-9)
     );
     if outcome.interrupted {

@@ -7,15 +7,17 @@
 //! | EPD, zurichess/texel style | `<4-field FEN> c9 "1/2-1/2";` (other opcodes may come before or after `c9`; a `ce` opcode is the search score) |
 //! | Ethereal, lichess-big3-resolved | `<FEN> [1.0]`, `<FEN> [1-0]`; an integer after `]` (Ethereal's search score) is ignored |
 //! | pipe | `<FEN> \| 1-0` |
+//! | text (bullet's) | `<FEN> \| 35 \| 1.0` (score in centipawns from White's view, then the result) |
 //! | CSV | `<FEN>,1-0` (a `fen,result` header line is skipped) |
 //!
 //! The FEN may have 4 or 6 fields everywhere. A result is `1-0`, `1/2-1/2`, `0-1`, or the number 1, 0.5
 //! or 0 (`1.0`, `0.50`, ... too); it is always White's point of view. Blank lines and lines starting with
 //! `#` are ignored.
 //!
-//! A search score rides along in EPD only, as the standard `ce` opcode: centipawns from the side
-//! to move's point of view (`tune datagen` and `tune dataset convert` write it from the games'
-//! `{+0.35/12 ...}` move comments). In memory it is White's view, like the result.
+//! A search score rides along in EPD as the standard `ce` opcode (centipawns from the side to
+//! move's point of view; `tune datagen` and `tune dataset convert` write it from the games'
+//! `{+0.35/12 ...}` move comments) and in the text format as its middle field (White's view, as
+//! bullet and most datagen tools write it). In memory it is White's view, like the result.
 
 use whetstone::Position;
 
@@ -30,6 +32,9 @@ pub enum Format {
     Ethereal,
     /// `fen,result` with a header line, result 1.0 / 0.5 / 0.0
     Csv,
+    /// `<FEN> | <score> | <result>` (bullet's text format: White's centipawns, result 1.0 / 0.5 /
+    /// 0.0; a position without a score gets 0)
+    Text,
 }
 
 impl Format {
@@ -37,13 +42,14 @@ impl Format {
     pub fn header(self) -> Option<&'static str> {
         match self {
             Format::Csv => Some("fen,result"),
-            Format::Epd | Format::Ethereal => None,
+            Format::Epd | Format::Ethereal | Format::Text => None,
         }
     }
 }
 
 /// Writes one labelled position in `format` (no line terminator). The search score, if any, is
-/// EPD's `ce`; the other formats have no place for it and drop it.
+/// EPD's `ce` and the text format's middle field (0 there when there is none); Ethereal's and
+/// CSV have no place for it and drop it.
 pub fn format_line(pos: &Position, label: Label, format: Format) -> String {
     let fen = pos.to_fen();
     let outcome = label.outcome;
@@ -55,6 +61,7 @@ pub fn format_line(pos: &Position, label: Label, format: Format) -> String {
         }
         Format::Ethereal => format!("{fen} [{}]", result_decimal(outcome)),
         Format::Csv => csv_record(&[&fen, result_decimal(outcome)]),
+        Format::Text => format!("{fen} | {} | {}", label.score.unwrap_or(0), result_decimal(outcome)),
     }
 }
 
@@ -149,7 +156,8 @@ fn shape(line: &str) -> Shape {
     }
 }
 
-const NO_RESULT: &str = "no game result after the FEN: expected `c9 \"1-0\";`, `[1.0]`, `| 1-0` or `,1-0` \
+const NO_RESULT: &str =
+    "no game result after the FEN: expected `c9 \"1-0\";`, `[1.0]`, `| 1-0`, `| 35 | 1.0` or `,1-0` \
      (result 1-0, 1/2-1/2 or 0-1)";
 
 /// Parses one line (without its line terminator). `Ok(None)` for blank and comment (`#`) lines and for a
@@ -166,9 +174,14 @@ pub fn parse_labelled_line(line: &str) -> Result<Option<(Position, Label)>, Stri
     }
     let csv_fields;
     let mut ce = None;
+    let mut white_score = None;
     let (fen, result): (&str, &str) = match shape(line) {
         Shape::Bracket => split_bracket(line)?,
-        Shape::Pipe => split_pipe(line)?,
+        Shape::Pipe => {
+            let (fen, score, result) = split_pipe(line)?;
+            white_score = score;
+            (fen, result)
+        }
         Shape::Csv => {
             if line.eq_ignore_ascii_case("fen,result") {
                 return Ok(None);
@@ -184,9 +197,14 @@ pub fn parse_labelled_line(line: &str) -> Result<Option<(Position, Label)>, Stri
     };
     let outcome = parse_result(result)?;
     let pos = parse_fen(fen)?;
-    let score = match ce {
-        None => None,
-        Some(text) => {
+    let score = match (ce, white_score) {
+        (None, Some(text)) => {
+            Some(text.parse::<i32>().ok().filter(|cp| cp.abs() <= MAX_TEXT_SCORE).ok_or_else(|| {
+                format!("bad score '{text}': expected centipawns, at most {MAX_TEXT_SCORE} either way")
+            })?)
+        }
+        (None, None) => None,
+        (Some(text), _) => {
             let cp = text.parse::<i32>().ok().filter(|cp| cp.abs() <= MAX_CE).ok_or_else(|| {
                 format!("bad ce '{text}': expected centipawns, at most {MAX_CE} either way")
             })?;
@@ -198,6 +216,9 @@ pub fn parse_labelled_line(line: &str) -> Result<Option<(Position, Label)>, Stri
 
 /// The largest `ce` accepted: beyond it a score is a mate, not an evaluation.
 const MAX_CE: i32 = 30_000;
+/// The largest text-format score accepted: what the binary formats' 16 bits hold (mate scores of
+/// other engines' datagen included).
+const MAX_TEXT_SCORE: i32 = i16::MAX as i32;
 
 fn parse_fen(fen: &str) -> Result<Position, String> {
     let fen = fen.trim();
@@ -222,14 +243,20 @@ fn split_bracket(line: &str) -> Result<(&str, &str), String> {
     Ok((&line[..open], line[open + 1..close].trim()))
 }
 
-/// `<FEN> | result`.
-fn split_pipe(line: &str) -> Result<(&str, &str), String> {
+/// `<FEN> | result` or `<FEN> | score | result`.
+fn split_pipe(line: &str) -> Result<(&str, Option<&str>, &str), String> {
     let mut parts = line.split('|');
-    let (fen, result) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let fen = parts.next().unwrap_or("");
+    let (second, third) = (parts.next().unwrap_or(""), parts.next());
     if parts.next().is_some() {
-        return Err("more than one '|': expected `<FEN> | <result>`".to_string());
+        return Err(
+            "more than two '|': expected `<FEN> | <result>` or `<FEN> | <score> | <result>`".to_string()
+        );
     }
-    Ok((fen, result.trim()))
+    Ok(match third {
+        None => (fen, None, second.trim()),
+        Some(result) => (fen, Some(second.trim()), result.trim()),
+    })
 }
 
 /// `<FEN>,result`, read as one CSV record (fields may be quoted).
@@ -331,6 +358,8 @@ mod tests {
             (format!("{FEN4} | 0.5"), &default_counters, 0.5),
             (format!("{FEN6} | 0"), &with_counters, 0.0),
             (format!("{FEN6} | 1/2-1/2"), &with_counters, 0.5),
+            (format!("{FEN6} | -35 | 1.0"), &with_counters, 1.0),
+            (format!("{FEN4} | 0 | 0.5"), &default_counters, 0.5),
             (format!("{FEN6},1-0"), &with_counters, 1.0),
             (format!("{FEN4},0.5"), &default_counters, 0.5),
             (format!("{FEN6},0"), &with_counters, 0.0),
@@ -375,7 +404,9 @@ mod tests {
             (format!("{FEN4} []"), vec!["bad result ''"]),
             (format!("{FEN4} [1.0"), vec!["unbalanced brackets"]),
             (format!("{FEN4} [1.0] draw"), vec!["unexpected text 'draw'"]),
-            (format!("{FEN4} | 1-0 | 0"), vec!["more than one '|'"]),
+            (format!("{FEN4} | 1-0 | 0"), vec!["bad score '1-0'"]),
+            (format!("{FEN4} | 3 | 1.0 | 0"), vec!["more than two '|'"]),
+            (format!("{FEN4} | 40000 | 1.0"), vec!["bad score '40000'"]),
             (format!("{FEN4},1-0,x"), vec!["CSV fields"]),
             (format!("{FEN4} bm Nc3;"), vec!["no c9 result opcode"]),
             (FEN6.to_string(), vec!["no game result"]),
@@ -425,6 +456,22 @@ mod tests {
     }
 
     #[test]
+    fn the_text_formats_score_is_whites_and_reads_back() {
+        let black_to_move = "r2qkbnr/p4ppp/bp2p3/2ppP3/1n1P4/5N2/PPP1NPPP/R1BQKB1R b KQkq - 3 9";
+        for (fen, score) in [(FEN6, 35), (black_to_move, 35), (black_to_move, -120)] {
+            let line = format!("{fen} | {score} | 0.5");
+            let (pos, label) = parse_labelled_line(&line).unwrap().unwrap();
+            assert_eq!(label, Label { outcome: 0.5, score: Some(score) }, "{line}");
+            assert_eq!(format_line(&pos, label, Format::Text), line);
+        }
+        let pos = Position::from_fen(FEN6).unwrap();
+        assert_eq!(
+            format_line(&pos, Label { outcome: 1.0, score: None }, Format::Text),
+            format!("{FEN6} | 0 | 1.0")
+        );
+    }
+
+    #[test]
     fn a_bad_epd_search_score_is_named() {
         for ce in ["x", "1.5", "", "40000", "+M3"] {
             let message = error(&format!("{FEN4} ce {ce}; c9 \"1-0\";"));
@@ -450,7 +497,7 @@ mod tests {
     #[test]
     fn written_lines_parse_back_to_the_same_position_and_result() {
         let pos = Position::from_fen(FEN6).unwrap();
-        for format in [Format::Epd, Format::Ethereal, Format::Csv] {
+        for format in [Format::Epd, Format::Ethereal, Format::Csv, Format::Text] {
             for outcome in [0.0, 0.5, 1.0] {
                 let line = format_line(&pos, Label { outcome, score: None }, format);
                 let (back, o) = parse_line(&line).unwrap().unwrap();

@@ -11,7 +11,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use whetstone::Position;
 
+use super::files::{self, Content, FileFormat};
 use super::formats::{parse_labelled_line, result_index};
+use super::pgn::PgnOptions;
+use super::stream::{self, ReadOptions};
 use super::{Label, LoadOptions, LoadSummary};
 
 /// How many problems a summary lists (all are counted).
@@ -21,13 +24,79 @@ pub const SNIFF_LINES: usize = 100;
 /// Bytes read and parsed per block.
 const BLOCK_BYTES: usize = 4 << 20;
 
-/// Parses a labelled-position file in parallel; see [`super::load`].
+/// Parses a labelled-position file in parallel; see [`super::load`]. Text files (by their
+/// extension, or without one by their content) go through the parallel line parser; every other
+/// format ([`super::files`]) is streamed in file order and mapped in parallel a chunk at a time.
 pub fn load<T: Send>(
     path: &Path,
     options: &LoadOptions,
     map: impl Fn(&Position, Label) -> T + Sync,
 ) -> Result<(Vec<T>, LoadSummary)> {
-    load_blocks(path, options, map, BLOCK_BYTES)
+    let text = match FileFormat::from_extension(path) {
+        Some(format) => format.is_text(),
+        None => {
+            !path.is_file() || matches!(files::content(&files::head(path)?), Content::Text | Content::Empty)
+        }
+    };
+    if text {
+        return load_blocks(path, options, map, BLOCK_BYTES);
+    }
+    let format = files::input_format(path, None)?;
+    load_stream(path, format, options, map)
+}
+
+/// Positions mapped per parallel chunk when streaming a non-text file.
+const STREAM_CHUNK: usize = 1 << 16;
+
+/// A non-text file: positions streamed in file order (as FEN, so the chunk owns them), each chunk
+/// mapped in parallel; the values keep file order.
+fn load_stream<T: Send>(
+    path: &Path,
+    format: FileFormat,
+    options: &LoadOptions,
+    map: impl Fn(&Position, Label) -> T + Sync,
+) -> Result<(Vec<T>, LoadSummary)> {
+    let read = ReadOptions {
+        from: Some(format),
+        skip_broken: !options.strict,
+        progress: options.progress,
+        pgn: PgnOptions::default(),
+    };
+    let mut values = Vec::new();
+    let mut summary = LoadSummary::default();
+    let mut chunk: Vec<(String, Label)> = Vec::with_capacity(STREAM_CHUNK);
+    let flush = |chunk: &mut Vec<(String, Label)>, values: &mut Vec<T>| -> Result<()> {
+        let mapped: Vec<Result<T>> = chunk
+            .par_iter()
+            .map(|(fen, label)| {
+                let pos = Position::from_fen(fen).map_err(|e| anyhow::anyhow!("{fen}: {e}"))?;
+                Ok(map(&pos, *label))
+            })
+            .collect();
+        chunk.clear();
+        for value in mapped {
+            values.push(value?);
+        }
+        Ok(())
+    };
+    let report = stream::read_as(path, format, &read, &mut |pos, label| {
+        summary.by_result[result_index(label.outcome)] += 1;
+        chunk.push((pos.to_fen(), label));
+        if chunk.len() == STREAM_CHUNK {
+            flush(&mut chunk, &mut values)?;
+        }
+        Ok(())
+    })?;
+    flush(&mut chunk, &mut values)?;
+    summary.lines = report.units as usize;
+    summary.unit = report.unit;
+    summary.loaded = values.len();
+    summary.skipped = report.skipped as usize;
+    summary.problems = report.problems;
+    if summary.loaded == 0 {
+        bail!("{} holds no positions ({format}, {} {})", path.display(), report.units, report.unit);
+    }
+    Ok((values, summary))
 }
 
 fn load_blocks<T: Send>(

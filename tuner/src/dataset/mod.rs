@@ -8,14 +8,25 @@
 //!
 //! Layout: `formats.rs` (line formats in and out), `load.rs` (parallel loading), `pgn.rs` (games to
 //! positions), `holdout.rs` (the one rule for which positions validate), `split.rs` (a file split
-//! by it into train and validation files), `stats.rs` (counts by result and phase). Tests sit in each file or beside it (`*_tests.rs`); fixtures are in `testdata/`.
+//! by it into train and validation files), `stats.rs` (counts by result and phase). Files of every
+//! format (docs/datasets.md): `files.rs` (which format a file is in, checked against its
+//! content), `stream.rs` (positions read from and written to any format, one at a time),
+//! `text_out.rs` (the text writer), `binary/` (viriformat, bulletformat, binpack), `openbench.rs`
+//! (PGN files and OpenBench archives), `tools/` (filter, dedupe, shuffle, sample, merge). Tests
+//! sit in each file or beside it (`*_tests.rs`); fixtures are in `testdata/`.
 
+pub mod binary;
+pub mod files;
 pub mod formats;
 pub mod holdout;
 pub(crate) mod load;
+pub mod openbench;
 pub mod pgn;
 pub mod split;
 pub mod stats;
+pub mod stream;
+pub mod text_out;
+pub mod tools;
 
 #[cfg(test)]
 pub mod testutil;
@@ -73,6 +84,19 @@ pub struct LoadSummary {
     pub problems: Vec<String>,
     /// Loaded positions by result: losses, draws, wins (White's view).
     pub by_result: [usize; 3],
+    /// What `lines` counts in a file that is not text ("records", "games", ...); empty for lines.
+    pub unit: &'static str,
+}
+
+impl LoadSummary {
+    /// What `lines` counts: lines of text, or the records or games of another format.
+    pub fn unit(&self) -> &'static str {
+        if self.unit.is_empty() {
+            "lines"
+        } else {
+            self.unit
+        }
+    }
 }
 
 impl fmt::Display for LoadSummary {
@@ -82,9 +106,10 @@ impl fmt::Display for LoadSummary {
         let [losses, draws, wins] = self.by_result;
         write!(
             f,
-            "{} positions (1-0 {wins}, 1/2 {draws}, 0-1 {losses}) from {} lines; {} broken line{} skipped",
+            "{} positions (1-0 {wins}, 1/2 {draws}, 0-1 {losses}) from {} {}; {} broken line{} skipped",
             self.loaded,
             self.lines,
+            self.unit(),
             self.skipped,
             if self.skipped == 1 { "" } else { "s" }
         )?;

@@ -242,11 +242,13 @@ impl Visitor for Collector {
     }
 }
 
-/// A move comment's search score, `+0.35/12 0.123s` (cutechess and `tune match`) or `0.35/12`:
+/// A move comment's search score, `+0.35/12 0.123s` (cutechess and `tune match`), `0.35/12` or
+/// OpenBench's compact `+0.35/12, line=...`:
 /// pawns from the mover's view, a slash and the depth. Centipawns, or None for a mate score
 /// (`+M5/20`), a book move or any other comment.
 pub fn parse_score_comment(comment: &str) -> Option<i32> {
-    let first = comment.split_whitespace().next()?;
+    // OpenBench's compact form ends the score with a comma when a `line=` follows.
+    let first = comment.split_whitespace().next()?.trim_end_matches(',');
     let (score, depth) = first.split_once('/')?;
     depth.parse::<u32>().ok()?;
     let digits = score.strip_prefix(['+', '-']).unwrap_or(score);
@@ -399,6 +401,9 @@ pub(crate) fn find_move(pos: &Position, san: &San) -> Result<Move, String> {
 }
 
 /// Reads PGN games from `reader` and calls `emit(fen, label)` for every kept position, in game order.
+// The tests' entry point; the commands read PGN through `openbench.rs`, which dedupes across an
+// archive's members with `extract_unseen`.
+#[allow(dead_code)]
 pub fn extract(
     reader: impl Read,
     options: &PgnOptions,

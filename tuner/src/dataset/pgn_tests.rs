@@ -367,11 +367,18 @@ a6 {-0.20/12 0.1s} 4. Ba4 {+M5/20 0.1s} Nf6 {1.05/9} 5. O-O {?/1 0.1s} {White re
 
 #[test]
 fn score_comments_parse_as_engines_write_them_and_nothing_else_does() {
-    for (comment, cp) in [("+0.35/12 0.123s", 35), ("-1.50/7", -150), ("0.00/1 0s", 0), ("+12.345/30", 1235)]
-    {
+    for (comment, cp) in [
+        ("+0.35/12 0.123s", 35),
+        ("-1.50/7", -150),
+        ("0.00/1 0s", 0),
+        ("+12.345/30", 1235),
+        ("+0.35/12, line=e4 e5", 35),
+    ] {
         assert_eq!(parse_score_comment(comment), Some(cp), "{comment}");
     }
-    for comment in ["book", "+M5/20 0.1s", "-M2/3", "?/1 0.1s", "0.35", "+0.35/x", "the knight returns", ""] {
+    for comment in
+        ["book", "+M5/20 0.1s", "-M2/3", "?/1 0.1s", "0.35", "+0.35/x", "the knight returns", "", "unknown"]
+    {
         assert_eq!(parse_score_comment(comment), None, "{comment}");
     }
 }

@@ -67,7 +67,7 @@ impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = &self.summary;
         let n = s.loaded;
-        writeln!(f, "{}: {n} positions from {} lines", self.file, s.lines)?;
+        writeln!(f, "{}: {n} positions from {} {}", self.file, s.lines, s.unit())?;
         let [losses, draws, wins] = s.by_result;
         writeln!(f, "  results (White's view):")?;
         for (name, count) in [("1-0", wins), ("1/2-1/2", draws), ("0-1", losses)] {

@@ -2,7 +2,9 @@
 //! itself start from book openings plus a few random plies; every finished pair is appended to
 //! `games.pgn`, and its positions, filtered as `tune dataset convert` filters PGN games (not in
 //! check, not after a capture, quiet, deduplicated across the whole run), to `positions.epd` in
-//! the format `tune texel` reads, each with the search score of the move played from it (`ce`).
+//! the format `tune texel` reads, each with the search score of the move played from it (`ce`);
+//! with `--format text` to `positions.txt` (`fen | score | result`), with `--format viriformat`
+//! to `positions.vf` (the same positions as viriformat game chains, for NNUE trainers).
 //!
 //! Resumable: `progress.txt` records, after each pair, its index and both files' lengths; a
 //! resumed run cuts the files back to the last record (a pair torn by a kill is dropped), rebuilds
@@ -29,12 +31,47 @@ use super::inprocess::EngineSetup;
 use super::output::GAMES_FILE;
 use super::pgn_out::{write_game, PgnContext};
 use super::runner::{self, Contestant, Flow, PairJob, PairResult};
+use crate::dataset::binary::viri;
+use crate::dataset::files::FileFormat;
 use crate::dataset::formats::{format_line, Format};
 use crate::dataset::pgn::{extract_unseen, PgnOptions};
+use crate::dataset::stream::{self, PositionWriter as _, ReadOptions};
 use crate::run::game_bar;
 
-/// The labelled positions of a run folder.
+/// The labelled positions of a run folder (EPD, the default format).
 pub const POSITIONS_FILE: &str = "positions.epd";
+
+/// What `tune datagen --format` writes the positions as.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PositionFormat {
+    /// positions.epd: `<FEN> ce <score>; c9 "1-0";` (the search score from the side to move's view)
+    #[default]
+    Epd,
+    /// positions.txt: `<FEN> | <score> | <result>` (bullet's text format, White's view)
+    Text,
+    /// positions.vf: viriformat game chains, for NNUE trainers (bullet, Viridithas's tools)
+    Viriformat,
+}
+
+impl PositionFormat {
+    /// The positions file of a run folder in this format.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            PositionFormat::Epd => POSITIONS_FILE,
+            PositionFormat::Text => "positions.txt",
+            PositionFormat::Viriformat => "positions.vf",
+        }
+    }
+
+    fn file_format(self) -> FileFormat {
+        match self {
+            PositionFormat::Epd => FileFormat::Epd,
+            PositionFormat::Text => FileFormat::Text,
+            PositionFormat::Viriformat => FileFormat::Viriformat,
+        }
+    }
+}
 /// The record of finished pairs a resumed run continues from.
 pub const PROGRESS_FILE: &str = "progress.txt";
 
@@ -55,6 +92,8 @@ pub struct DatagenPlan {
     pub quiet: bool,
     /// The PGN's `Event` tag.
     pub event: String,
+    /// The positions file's format.
+    pub format: PositionFormat,
 }
 
 /// What a run (this one, and with earlier ones when resumed) produced.
@@ -85,7 +124,7 @@ pub fn check_resumable(dir: &Path) -> Result<()> {
 /// or `stop` is raised.
 pub fn generate(plan: &DatagenPlan, dir: &Path, resume: bool, stop: &AtomicBool) -> Result<DatagenOutcome> {
     let pairs = plan.openings.len();
-    let files = PositionFiles::new(dir);
+    let files = PositionFiles::new(dir, plan.format);
     let (done, mut seen) = if resume { files.restore()? } else { files.create()? };
     let todo: Vec<usize> = (0..pairs).filter(|i| !done.contains(i)).collect();
     let jobs: Vec<PairJob> = todo
@@ -165,6 +204,7 @@ struct PositionFiles {
     games: PathBuf,
     positions: PathBuf,
     progress: PathBuf,
+    format: PositionFormat,
 }
 
 /// The files open for appending, one finished pair at a time.
@@ -172,14 +212,16 @@ struct PositionWriter {
     games: File,
     positions: File,
     progress: File,
+    format: PositionFormat,
 }
 
 impl PositionFiles {
-    fn new(dir: &Path) -> PositionFiles {
+    fn new(dir: &Path, format: PositionFormat) -> PositionFiles {
         PositionFiles {
             games: dir.join(GAMES_FILE),
-            positions: dir.join(POSITIONS_FILE),
+            positions: dir.join(format.file_name()),
             progress: dir.join(PROGRESS_FILE),
+            format,
         }
     }
 
@@ -221,14 +263,13 @@ impl PositionFiles {
             file.set_len(len).with_context(|| format!("cutting {} back to {len} bytes", path.display()))?;
         }
         let mut seen = HashSet::new();
-        let text = std::fs::read_to_string(&self.positions)
-            .with_context(|| format!("reading {}", self.positions.display()))?;
-        for (n, line) in text.lines().enumerate() {
-            // The EPD's four FEN fields; the operations (`ce`, `c9`) follow.
-            let fen = line.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
-            let pos = Position::from_fen(&fen)
-                .with_context(|| format!("{}:{}: bad position", self.positions.display(), n + 1))?;
-            seen.insert(pos.key());
+        if positions_len > 0 {
+            let options = ReadOptions { from: Some(self.format.file_format()), ..ReadOptions::default() };
+            stream::read_as(&self.positions, self.format.file_format(), &options, &mut |pos, _| {
+                seen.insert(pos.key());
+                Ok(())
+            })
+            .with_context(|| format!("--resume: reading {}", self.positions.display()))?;
         }
         // Rewrite the progress file without a torn last line.
         let mut progress = String::new();
@@ -249,6 +290,7 @@ impl PositionFiles {
             games: open(&self.games)?,
             positions: open(&self.positions)?,
             progress: open(&self.progress)?,
+            format: self.format,
         })
     }
 }
@@ -264,17 +306,27 @@ impl PositionWriter {
         seen: &mut HashSet<u64>,
     ) -> Result<usize> {
         let mut lines = String::new();
+        let mut chains = viri::Writer::new(Vec::new(), "positions.vf");
+        let format = self.format;
         let report = extract_unseen(pgn.as_bytes(), options, seen, |fen, label| {
             let pos = Position::from_fen(fen).map_err(|e| anyhow::anyhow!("kept position {fen}: {e}"))?;
-            lines.push_str(&format_line(&pos, label, Format::Epd));
-            lines.push('\n');
+            match format {
+                PositionFormat::Epd | PositionFormat::Text => {
+                    let line = if format == PositionFormat::Epd { Format::Epd } else { Format::Text };
+                    lines.push_str(&format_line(&pos, label, line));
+                    lines.push('\n');
+                }
+                PositionFormat::Viriformat => chains.write(&pos, label)?,
+            }
             Ok(())
         })?;
+        let (bytes, _) = chains.into_inner()?;
         if report.broken > 0 {
             bail!("a generated game does not replay: {}", report.problems.join("; "));
         }
         self.games.write_all(pgn.as_bytes()).context("writing games.pgn")?;
-        self.positions.write_all(lines.as_bytes()).context("writing positions.epd")?;
+        self.positions.write_all(lines.as_bytes()).context("writing the positions file")?;
+        self.positions.write_all(&bytes).context("writing the positions file")?;
         self.games.flush()?;
         self.positions.flush()?;
         let (g, p) = (self.games.metadata()?.len(), self.positions.metadata()?.len());

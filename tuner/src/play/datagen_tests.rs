@@ -31,6 +31,7 @@ fn plan(pairs: usize) -> DatagenPlan {
         concurrency: 1,
         quiet: true,
         event: "test".to_string(),
+        format: PositionFormat::Epd,
     }
 }
 
@@ -105,4 +106,46 @@ fn random_plies_depend_on_the_pair_and_the_seed_alone() {
     // Mate on the board: no line of plies leaves a game to play.
     let mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
     assert!(with_random_plies(mate, 0, 1, 0).unwrap_err().to_string().contains("no line"));
+}
+
+#[test]
+fn every_format_holds_the_same_positions_and_scores_and_resumes() {
+    use crate::dataset::stream::{read, ReadOptions};
+    let dir = TempDir::new("datagen-formats");
+    let go = AtomicBool::new(false);
+    let positions = |dir: &Path, format: PositionFormat| {
+        let mut out = Vec::new();
+        read(&dir.join(format.file_name()), &ReadOptions::default(), &mut |pos, label| {
+            out.push((pos.to_fen(), label));
+            Ok(())
+        })
+        .unwrap();
+        out
+    };
+    let epd = dir.path("epd");
+    generate(&plan(2), &epd, false, &go).unwrap();
+    let expected = positions(&epd, PositionFormat::Epd);
+    assert!(expected.iter().filter(|(_, l)| l.score.is_some()).count() > 20);
+    for format in [PositionFormat::Text, PositionFormat::Viriformat] {
+        let whole = dir.path(&format!("{format:?}"));
+        generate(&DatagenPlan { format, ..plan(2) }, &whole, false, &go).unwrap();
+        let got = positions(&whole, format);
+        assert_eq!(got.len(), expected.len(), "{format:?}");
+        for ((fen, label), (fen2, label2)) in expected.iter().zip(&got) {
+            // EPD keeps no move counters; the others do.
+            let fields = |f: &str| f.split(' ').take(4).collect::<Vec<_>>().join(" ");
+            assert_eq!(fields(fen), fields(fen2), "{format:?}");
+            assert_eq!(
+                (label.outcome, label.score.unwrap_or(0)),
+                (label2.outcome, label2.score.unwrap()),
+                "{format:?}"
+            );
+        }
+        // Resumed from one pair: the same file.
+        let parts = dir.path(&format!("{format:?}-parts"));
+        generate(&DatagenPlan { format, ..plan(1) }, &parts, false, &go).unwrap();
+        generate(&DatagenPlan { format, ..plan(2) }, &parts, true, &go).unwrap();
+        let bytes = |d: &Path| std::fs::read(d.join(format.file_name())).unwrap();
+        assert_eq!(bytes(&whole), bytes(&parts), "{format:?}");
+    }
 }

@@ -3,8 +3,10 @@
 use clap::{CommandFactory, Parser};
 
 use super::*;
+use crate::dataset::files::FileFormat;
 use crate::dataset::testutil::TempDir;
-use crate::dataset::{load, parse_line};
+use crate::dataset::{load, parse_line, LoadOptions};
+use std::path::Path;
 
 /// Ten lines of the bundled TCEC sample, as the EPD writer would write them.
 const EPD: &str = r#"r7/p5kp/6p1/R1p2pB1/2P1b2P/2P3P1/4PK2/8 w - - c9 "1-0";
@@ -35,17 +37,28 @@ fn the_command_line_parses_with_defaults_and_help() {
         DatasetCommand::Convert {
             input: "in.pgn".into(),
             output: "out.epd".into(),
-            format: Format::Epd,
-            skip_plies: None,
-            resolve: false,
-            strict: false,
-            quiet: false,
+            read: ReadArgs::default(),
+            write: WriteArgs::default(),
         }
     );
-    let c = parse(&["convert", "a", "b", "--format", "ethereal", "--skip-plies", "8", "--resolve"]).unwrap();
+    let c = parse(&["import", "a", "b", "--format", "ethereal", "--skip-plies", "8", "--resolve", "--force"])
+        .unwrap();
     assert!(matches!(
         c.command,
-        DatasetCommand::Convert { format: Format::Ethereal, skip_plies: Some(8), resolve: true, .. }
+        DatasetCommand::Convert {
+            write: WriteArgs { to: Some(FileFormat::Ethereal), force: true },
+            read: ReadArgs { skip_plies: Some(8), resolve: true, .. },
+            ..
+        }
+    ));
+    let c = parse(&["convert", "a", "b", "--from", "viriformat", "--to", "text", "--skip-broken"]).unwrap();
+    assert!(matches!(
+        c.command,
+        DatasetCommand::Convert {
+            write: WriteArgs { to: Some(FileFormat::Text), force: false },
+            read: ReadArgs { from: Some(FileFormat::Viriformat), skip_broken: true, .. },
+            ..
+        }
     ));
     assert_eq!(
         parse(&["split", "in", "--train", "t", "--valid", "v"]).unwrap().command,
@@ -54,13 +67,23 @@ fn the_command_line_parses_with_defaults_and_help() {
             train: "t".into(),
             valid: "v".into(),
             valid_fraction: 0.1,
-            seed: 1
+            seed: 1,
+            read: ReadArgs::default(),
+            write: WriteArgs::default(),
         }
     );
     assert!(parse(&["stats"]).is_err(), "stats needs a file");
     assert!(parse(&["convert", "a", "b", "--format", "bin"]).is_err());
+    assert!(parse(&["sample", "a", "b"]).is_err(), "sample needs --fraction or --count");
+    assert!(parse(&["sample", "a", "b", "--fraction", "0.1", "--count", "3"]).is_err());
+    for verb in ["filter", "dedupe", "shuffle", "merge"] {
+        let args: Vec<&str> = if verb == "merge" { vec![verb, "a", "-o", "b"] } else { vec![verb, "a", "b"] };
+        assert!(parse(&args).is_ok(), "{verb}");
+    }
     let help = Cli::command().find_subcommand_mut("convert").unwrap().render_long_help().to_string();
-    for words in ["--skip-plies", "--resolve", "quiescence", "epd", "ethereal", "csv", "in check"] {
+    for words in
+        ["--skip-plies", "--resolve", "quiescence", "--from", "--to", "--force", "viriformat", "in check"]
+    {
         assert!(help.contains(words), "{words:?} not in the help:\n{help}");
     }
 }
@@ -69,16 +92,21 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()
 }
 
-fn convert_cmd(input: &Path, output: &Path, format: Format) -> DatasetCommand {
+fn convert_cmd(input: &Path, output: &Path, to: FileFormat) -> DatasetCommand {
     DatasetCommand::Convert {
         input: input.into(),
         output: output.into(),
-        format,
-        skip_plies: None,
-        resolve: false,
-        strict: true,
-        quiet: true,
+        read: ReadArgs { strict: true, quiet: true, ..ReadArgs::default() },
+        write: WriteArgs { to: Some(to), force: false },
     }
+}
+
+fn lenient() -> ReadArgs {
+    ReadArgs { quiet: true, ..ReadArgs::default() }
+}
+
+fn to(format: FileFormat) -> WriteArgs {
+    WriteArgs { to: Some(format), force: true }
 }
 
 #[test]
@@ -87,9 +115,9 @@ fn convert_round_trips_between_the_line_formats() {
     let epd = dir.path("a.epd");
     std::fs::write(&epd, EPD).unwrap();
     let (eth, csv, back) = (dir.path("b.txt"), dir.path("c.csv"), dir.path("d.epd"));
-    run(&convert_cmd(&epd, &eth, Format::Ethereal)).unwrap();
-    run(&convert_cmd(&eth, &csv, Format::Csv)).unwrap();
-    run(&convert_cmd(&csv, &back, Format::Epd)).unwrap();
+    run(&convert_cmd(&epd, &eth, FileFormat::Ethereal)).unwrap();
+    run(&convert_cmd(&eth, &csv, FileFormat::Csv)).unwrap();
+    run(&convert_cmd(&csv, &back, FileFormat::Epd)).unwrap();
     assert_eq!(read(&back), EPD);
     let eth_text = read(&eth);
     assert_eq!(eth_text.lines().next(), Some("r7/p5kp/6p1/R1p2pB1/2P1b2P/2P3P1/4PK2/8 w - - 0 1 [1.0]"));
@@ -111,39 +139,43 @@ fn convert_skips_broken_lines_unless_strict_and_refuses_bad_requests() {
     let input = dir.path("in.epd");
     std::fs::write(&input, format!("{EPD}8/8/8 w - - c9 \"1-0\";\n")).unwrap();
     let out = dir.path("out.epd");
-    let err = run(&convert_cmd(&input, &out, Format::Epd)).unwrap_err().to_string();
+    let err = run(&convert_cmd(&input, &out, FileFormat::Epd)).unwrap_err().to_string();
     assert!(err.starts_with(&format!("{}:11: bad FEN", input.display())), "{err}");
-    let lenient = convert(&input, &out, Format::Epd, None, false, &LoadOptions::default()).unwrap();
-    match lenient {
-        Converted::Lines(summary) => assert_eq!((summary.loaded, summary.skipped), (10, 1)),
-        other => panic!("{other:?}"),
-    }
+    // The failed run wrote a partial output: it is not replaced without --force.
+    let err = convert(&input, &out, &lenient(), &WriteArgs::default()).unwrap_err().to_string();
+    assert!(err.contains("exists: give --force"), "{err}");
+    let report = convert(&input, &out, &lenient(), &to(FileFormat::Epd)).unwrap();
+    assert_eq!((report.read.positions, report.read.skipped), (10, 1));
     assert_eq!(read(&out), EPD);
 
-    let err = convert(&input, &out, Format::Epd, Some(4), false, &LoadOptions::default()).unwrap_err();
-    assert!(err.to_string().contains("apply to PGN input only"), "{err}");
-    let err = convert(&input, &out, Format::Epd, None, true, &LoadOptions::default()).unwrap_err();
-    assert!(err.to_string().contains("apply to PGN input only"), "{err}");
-    let err = convert(&input, &input, Format::Epd, None, false, &LoadOptions::default()).unwrap_err();
+    let args = ReadArgs { skip_plies: Some(4), ..lenient() };
+    let err = convert(&input, &out, &args, &to(FileFormat::Epd)).unwrap_err();
+    assert!(err.to_string().contains("apply to PGN and archive input only"), "{err}");
+    let args = ReadArgs { resolve: true, ..lenient() };
+    let err = convert(&input, &out, &args, &to(FileFormat::Epd)).unwrap_err();
+    assert!(err.to_string().contains("apply to PGN and archive input only"), "{err}");
+    let err = convert(&input, &input, &lenient(), &to(FileFormat::Epd)).unwrap_err();
     assert!(err.to_string().contains("is the input"), "{err}");
     assert_eq!(read(&input).lines().count(), 11, "the input is untouched");
+    let err = convert(&input, &dir.path("x.binpack"), &lenient(), &to(FileFormat::Binpack)).unwrap_err();
+    assert!(err.to_string().contains("read only"), "{err}");
+    let err = convert(&input, &dir.path("x.unknown"), &lenient(), &WriteArgs::default()).unwrap_err();
+    assert!(err.to_string().contains("give --to"), "{err}");
 }
 
 #[test]
 fn convert_turns_pgn_games_into_labelled_positions() {
     let dir = TempDir::new("convert-pgn");
     let pgn = dir.path("games.PGN");
-    std::fs::write(&pgn, include_str!("../dataset/testdata/games.pgn")).unwrap();
-    for format in [Format::Epd, Format::Ethereal, Format::Csv] {
+    std::fs::write(&pgn, include_str!("../../dataset/testdata/games.pgn")).unwrap();
+    for format in [FileFormat::Epd, FileFormat::Ethereal, FileFormat::Csv, FileFormat::Text] {
         let out = dir.path("games.out");
-        let report = match convert(&pgn, &out, format, Some(8), false, &LoadOptions::default()).unwrap() {
-            Converted::Games(report) => report,
-            other => panic!("{other:?}"),
-        };
+        let args = ReadArgs { skip_plies: Some(8), ..lenient() };
+        let report = convert(&pgn, &out, &args, &to(format)).unwrap().read.games.unwrap();
         assert_eq!((report.games, report.unfinished, report.broken), (4, 1, 0));
         assert_eq!(report.dropped(crate::dataset::pgn::Reason::Book), 8 * 3);
         let text = read(&out);
-        let header = usize::from(format == Format::Csv);
+        let header = usize::from(format == FileFormat::Csv);
         assert_eq!(text.lines().count(), report.kept + header, "{report}");
         let (positions, summary) =
             load(&out, &LoadOptions { strict: true, progress: false }, |p, o| (p.key(), o)).unwrap();
@@ -157,11 +189,8 @@ fn convert_turns_pgn_games_into_labelled_positions() {
     run(&DatasetCommand::Convert {
         input: pgn.clone(),
         output: out.clone(),
-        format: Format::Epd,
-        skip_plies: Some(0),
-        resolve: true,
-        strict: false,
-        quiet: true,
+        read: ReadArgs { skip_plies: Some(0), resolve: true, ..lenient() },
+        write: WriteArgs::default(),
     })
     .unwrap();
     assert!(read(&out).lines().count() > 20);
@@ -172,9 +201,8 @@ fn convert_rejects_a_binary_pgn() {
     let dir = TempDir::new("convert-binary");
     let pgn = dir.path("x.pgn");
     std::fs::write(&pgn, [0x28, 0xb5, 0x2f, 0xfd, 0, 0]).unwrap();
-    let err =
-        convert(&pgn, &dir.path("o.epd"), Format::Epd, None, false, &LoadOptions::default()).unwrap_err();
-    assert!(err.to_string().contains("zstd-compressed"), "{err}");
+    let err = convert(&pgn, &dir.path("o.epd"), &lenient(), &WriteArgs::default()).unwrap_err();
+    assert!(err.to_string().contains("x.pgn is pgn by its extension, but its content is binary"), "{err}");
 }
 
 #[test]
@@ -196,6 +224,8 @@ fn stats_and_split_run_on_files() {
         valid: valid.clone(),
         valid_fraction: 0.3,
         seed: 5,
+        read: lenient(),
+        write: WriteArgs { to: None, force: true },
     };
     run(&split).unwrap();
     let (t, v) = (read(&train), read(&valid));

@@ -1,0 +1,216 @@
+//! bulletformat (bullet's 32-byte `ChessBoard`) through the `bulletformat` crate.
+//!
+//! A record holds the board from the side to move's view (flipped and colours exchanged when
+//! Black is to move), the side to move's king squares, the score and the result from the side to
+//! move's view. It has no side to move, castling rights, en-passant square or move counters: what
+//! reads back is the position as the side to move sees it, with that side as White (an
+//! equivalent sample for training: our evaluation is colour-symmetric), `w - - 0 1`.
+//!
+//! Records are read in blocks and rebuilt through the crate's `ChessBoard` (its piece iterator
+//! decodes the board); each is checked (piece codes, one king a side where the king squares
+//! say, result 0-2) and parsed by our FEN parser, so a corrupt record is named by its byte
+//! offset. A file whose length is not a multiple of 32 ends in a truncated record, reported so.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use bulletformat::{BulletFormat, ChessBoard};
+use whetstone::{Color, PieceType, Position};
+
+use super::super::files::FileFormat;
+use super::super::load::progress_bar;
+use super::super::stream::{PositionWriter, ReadOptions, ReadReport, Sink, WriteReport};
+use super::super::Label;
+use super::nibble;
+use super::viri::read_full;
+
+pub const RECORD: usize = 32;
+const BLOCK_RECORDS: usize = 1 << 16;
+
+/// The crate's board from a record's bytes (its `repr(C)` layout: occupancy, 16 bytes of piece
+/// nibbles, score, result, the two king squares, 3 spare bytes; little-endian).
+pub fn board_of(b: &[u8]) -> ChessBoard {
+    ChessBoard {
+        occ: u64::from_le_bytes(b[0..8].try_into().expect("8 bytes")),
+        pcs: b[8..24].try_into().expect("16 bytes"),
+        score: i16::from_le_bytes([b[24], b[25]]),
+        result: b[26],
+        ksq: b[27],
+        opp_ksq: b[28],
+        extra: [b[29], b[30], b[31]],
+    }
+}
+
+/// What is wrong with a record, if anything.
+pub fn check_record(b: &[u8]) -> Result<(), String> {
+    let board = board_of(b);
+    let count = board.occ.count_ones() as usize;
+    if !(2..=32).contains(&count) {
+        return Err(format!("{count} pieces on the board"));
+    }
+    let (mut ours, mut theirs) = (None, None);
+    for i in 0..count {
+        let code = nibble(&board.pcs, i);
+        if code & 7 > 5 {
+            return Err(format!("piece code {code} is not a piece"));
+        }
+    }
+    for (code, square) in board {
+        match code {
+            5 if ours.replace(square).is_some() => return Err("two kings of the side to move".into()),
+            13 if theirs.replace(square).is_some() => return Err("two kings of the other side".into()),
+            _ => {}
+        }
+    }
+    let (Some(ours), Some(theirs)) = (ours, theirs) else { return Err("a king is missing".into()) };
+    if board.ksq != ours || board.opp_ksq != theirs ^ 56 {
+        return Err(format!("king squares {} and {} do not match the board", board.ksq, board.opp_ksq));
+    }
+    if board.result > 2 {
+        return Err(format!("result {} is not 0, 1 or 2", board.result));
+    }
+    Ok(())
+}
+
+/// Whether a file's first bytes read as bulletformat records (the first four, or as many as
+/// there are).
+pub fn check_start(head: &[u8]) -> Result<(), String> {
+    if head.len() < RECORD {
+        return Err(format!("{} bytes, shorter than a record", head.len()));
+    }
+    for (i, record) in head.chunks_exact(RECORD).take(4).enumerate() {
+        check_record(record).map_err(|e| format!("record {}: {e}", i + 1))?;
+    }
+    Ok(())
+}
+
+/// The record's position (the side to move as White) as FEN.
+fn fen_of(board: ChessBoard) -> String {
+    let mut squares = [b'.'; 64];
+    for (code, square) in board {
+        let letter = b"pnbrqk"[usize::from(code & 7)];
+        squares[usize::from(square)] = if code & 8 == 0 { letter.to_ascii_uppercase() } else { letter };
+    }
+    let mut fen = String::with_capacity(80);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match squares[rank * 8 + file] {
+                b'.' => empty += 1,
+                letter => {
+                    if empty > 0 {
+                        fen.push((b'0' + empty) as char);
+                        empty = 0;
+                    }
+                    fen.push(letter as char);
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push((b'0' + empty) as char);
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen.push_str(" w - - 0 1");
+    fen
+}
+
+/// Reads every record of a bulletformat file into `sink`.
+pub fn read(path: &Path, options: &ReadOptions, sink: &mut Sink) -> Result<ReadReport> {
+    let name = path.display().to_string();
+    let mut file = File::open(path).with_context(|| format!("cannot open {name}"))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let bar = progress_bar(options.progress, size, &name);
+    let mut report = ReadReport::new(FileFormat::Bulletformat, "records");
+    let mut block = vec![0u8; BLOCK_RECORDS * RECORD];
+    let mut offset = 0u64;
+    loop {
+        let n = read_full(&mut file, &mut block).with_context(|| format!("reading {name}"))?;
+        bar.inc(n as u64);
+        for record in block[..n].chunks(RECORD) {
+            report.units += 1;
+            let at = format!("{name}: record {} at byte {offset}", report.units);
+            offset += RECORD as u64;
+            if record.len() < RECORD {
+                report.broken(
+                    options.skip_broken,
+                    format!("{at}: truncated ({} of {RECORD} bytes)", record.len()),
+                )?;
+                continue;
+            }
+            if let Err(why) = check_record(record) {
+                report.broken(options.skip_broken, format!("{at}: {why}"))?;
+                continue;
+            }
+            let board = board_of(record);
+            let fen = fen_of(board);
+            match Position::from_fen(&fen) {
+                Ok(pos) => {
+                    report.positions += 1;
+                    let label = Label { outcome: board.result(), score: Some(i32::from(board.score())) };
+                    sink(&pos, label)?;
+                }
+                Err(e) => report.broken(options.skip_broken, format!("{at}: bad board {fen}: {e}"))?,
+            }
+        }
+        if n < block.len() {
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    Ok(report)
+}
+
+/// Writes positions as bulletformat records.
+pub struct Writer {
+    path: PathBuf,
+    out: BufWriter<File>,
+    report: WriteReport,
+}
+
+impl Writer {
+    pub fn create(path: &Path) -> Result<Writer> {
+        let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+        Ok(Writer {
+            path: path.to_path_buf(),
+            out: BufWriter::with_capacity(1 << 20, file),
+            report: WriteReport::default(),
+        })
+    }
+}
+
+/// The crate's record of a position: bitboards White, Black, pawn .. king; the crate flips them
+/// to the side to move's view, with the score and the result.
+pub fn record_of(pos: &Position, label: Label) -> Result<ChessBoard> {
+    let mut bbs = [0u64; 8];
+    bbs[0] = pos.pieces_of(Color::White).0;
+    bbs[1] = pos.pieces_of(Color::Black).0;
+    for (i, pt) in PieceType::ALL.iter().enumerate() {
+        bbs[2 + i] = pos.pieces_of_type(*pt).0;
+    }
+    let score = label.score.map_or(0, |s| s.clamp(i16::MIN.into(), i16::MAX.into()) as i16);
+    let stm = usize::from(pos.side_to_move() == Color::Black);
+    ChessBoard::from_raw(bbs, stm, score, label.outcome).map_err(|e| anyhow::anyhow!("{}: {e}", pos.to_fen()))
+}
+
+impl PositionWriter for Writer {
+    fn write(&mut self, pos: &Position, label: Label) -> Result<()> {
+        let board = record_of(pos, label)?;
+        if label.score.is_none() {
+            self.report.zero_scores += 1;
+        }
+        self.report.positions += 1;
+        self.out
+            .write_all(ChessBoard::as_bytes_slice(&[board]))
+            .with_context(|| format!("writing {}", self.path.display()))
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<WriteReport> {
+        self.out.flush().with_context(|| format!("writing {}", self.path.display()))?;
+        Ok(self.report)
+    }
+}

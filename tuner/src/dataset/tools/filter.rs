@@ -1,0 +1,204 @@
+//! Positions kept by rules, streamed: each position is tested on its own, in file order.
+
+use std::fmt;
+
+use whetstone::eval::{evaluate, phase, Weights};
+use whetstone::search::Quiescence;
+use whetstone::{Color, Position};
+
+use super::super::Label;
+
+/// The rules; a position is kept when it passes every one given.
+#[derive(Clone, Debug, Default, PartialEq, clap::Args)]
+pub struct FilterRules {
+    /// Drop positions whose side to move is in check.
+    #[arg(long)]
+    pub no_check: bool,
+    /// Drop positions that are not quiet (quiescence score differs from the static evaluation,
+    /// our engine's weights), as `tune dataset convert` does for PGN games.
+    #[arg(long)]
+    pub only_quiet: bool,
+    /// Drop positions whose search score is larger than this either way (centipawns).
+    #[arg(long, value_name = "CP")]
+    pub max_score: Option<i32>,
+    /// Drop positions without a search score.
+    #[arg(long)]
+    pub scored: bool,
+    /// Keep phases from this (0 = pawns and kings .. 24 = every piece; knights and bishops 1,
+    /// rooks 2, queens 4).
+    #[arg(long, value_name = "N")]
+    pub min_phase: Option<i32>,
+    /// Keep phases up to this.
+    #[arg(long, value_name = "N")]
+    pub max_phase: Option<i32>,
+    /// Keep positions with at least this many pieces, kings and pawns included.
+    #[arg(long, value_name = "N")]
+    pub min_pieces: Option<u32>,
+    /// Keep positions with at most this many pieces.
+    #[arg(long, value_name = "N")]
+    pub max_pieces: Option<u32>,
+    /// Keep positions from this ply of the game (from the FEN's move number and side to move;
+    /// 0 = White's first move).
+    #[arg(long, value_name = "N")]
+    pub min_ply: Option<u32>,
+    /// Keep positions up to this ply.
+    #[arg(long, value_name = "N")]
+    pub max_ply: Option<u32>,
+}
+
+/// Why a position was dropped (the first rule it failed).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Dropped {
+    InCheck,
+    NotQuiet,
+    Score,
+    NoScore,
+    Phase,
+    Pieces,
+    Ply,
+}
+
+impl Dropped {
+    pub const ALL: [Dropped; 7] = [
+        Dropped::InCheck,
+        Dropped::NotQuiet,
+        Dropped::Score,
+        Dropped::NoScore,
+        Dropped::Phase,
+        Dropped::Pieces,
+        Dropped::Ply,
+    ];
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Dropped::InCheck => "in check",
+            Dropped::NotQuiet => "not quiet",
+            Dropped::Score => "|score| above --max-score",
+            Dropped::NoScore => "no search score",
+            Dropped::Phase => "phase outside the range",
+            Dropped::Pieces => "piece count outside the range",
+            Dropped::Ply => "ply outside the range",
+        }
+    }
+}
+
+/// The game ply of a position: 2 × (move number − 1), plus one when Black is to move.
+pub fn ply(pos: &Position) -> u32 {
+    2 * pos.fullmove_number().saturating_sub(1) + u32::from(pos.side_to_move() == Color::Black)
+}
+
+/// Applies the rules, with the quiescence search they may need.
+pub struct Filter {
+    rules: FilterRules,
+    qs: Quiescence,
+    weights: Weights,
+    pub kept: u64,
+    pub dropped: [u64; 7],
+}
+
+impl Filter {
+    pub fn new(rules: FilterRules) -> Filter {
+        Filter { rules, qs: Quiescence::default(), weights: Weights::default(), kept: 0, dropped: [0; 7] }
+    }
+
+    /// Whether to keep the position; counts it either way.
+    pub fn keep(&mut self, pos: &Position, label: Label) -> bool {
+        match self.reason(pos, label) {
+            None => {
+                self.kept += 1;
+                true
+            }
+            Some(why) => {
+                self.dropped[why as usize] += 1;
+                false
+            }
+        }
+    }
+
+    fn reason(&mut self, pos: &Position, label: Label) -> Option<Dropped> {
+        let r = &self.rules;
+        let outside = |v: i64, lo: Option<i64>, hi: Option<i64>| {
+            lo.is_some_and(|lo| v < lo) || hi.is_some_and(|hi| v > hi)
+        };
+        if r.no_check && pos.in_check() {
+            return Some(Dropped::InCheck);
+        }
+        if r.scored && label.score.is_none() {
+            return Some(Dropped::NoScore);
+        }
+        if let (Some(max), Some(score)) = (r.max_score, label.score) {
+            if score.abs() > max {
+                return Some(Dropped::Score);
+            }
+        }
+        if outside(phase(pos).into(), r.min_phase.map(i64::from), r.max_phase.map(i64::from)) {
+            return Some(Dropped::Phase);
+        }
+        if outside(pos.occupied().count().into(), r.min_pieces.map(i64::from), r.max_pieces.map(i64::from)) {
+            return Some(Dropped::Pieces);
+        }
+        if outside(ply(pos).into(), r.min_ply.map(i64::from), r.max_ply.map(i64::from)) {
+            return Some(Dropped::Ply);
+        }
+        if r.only_quiet {
+            // A copy without the game's history: the quiescence search must not see repetitions.
+            let fresh = Position::from_fen(&pos.to_fen()).ok()?;
+            let (score, _) = self.qs.search(&fresh, &self.weights);
+            if score != evaluate(&fresh, &self.weights) {
+                return Some(Dropped::NotQuiet);
+            }
+        }
+        None
+    }
+}
+
+impl fmt::Display for Filter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "kept {}", self.kept)?;
+        for why in Dropped::ALL {
+            let n = self.dropped[why as usize];
+            if n > 0 {
+                write!(f, "; dropped {n} {}", why.describe())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_rule_drops_what_it_names() {
+        let label = |score| Label { outcome: 0.5, score };
+        let check = Position::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 30").unwrap();
+        let quiet = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 30").unwrap();
+        let hanging = Position::from_fen("q3k3/8/8/8/8/8/8/R3K3 w - - 0 30").unwrap();
+        let mut f = Filter::new(FilterRules {
+            no_check: true,
+            only_quiet: true,
+            max_score: Some(500),
+            scored: true,
+            ..FilterRules::default()
+        });
+        assert!(!f.keep(&check, label(Some(0))));
+        assert!(f.keep(&quiet, label(Some(100))));
+        assert!(!f.keep(&quiet, label(Some(-600))));
+        assert!(!f.keep(&quiet, label(None)));
+        assert!(!f.keep(&hanging, label(Some(0))));
+        assert_eq!(f.dropped, [1, 1, 1, 1, 0, 0, 0]);
+        let mut f = Filter::new(FilterRules {
+            min_pieces: Some(4),
+            max_ply: Some(58),
+            min_phase: Some(1),
+            ..FilterRules::default()
+        });
+        assert!(!f.keep(&Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap(), label(None)));
+        assert!(!f.keep(&Position::from_fen("4k3/8/8/8/8/8/P7/4K3 w - - 0 1").unwrap(), label(None)));
+        assert!(!f.keep(&Position::from_fen("4k3/p7/8/8/8/8/P7/R3K3 b - - 0 30").unwrap(), label(None)));
+        assert!(f.keep(&Position::from_fen("4k3/p7/8/8/8/8/P7/R3K3 w - - 0 30").unwrap(), label(None)));
+        assert_eq!(ply(&Position::from_fen("4k3/p7/8/8/8/8/P7/R3K3 b - - 0 30").unwrap()), 59);
+        assert_eq!(f.dropped, [0, 0, 0, 0, 1, 1, 1]);
+    }
+}
