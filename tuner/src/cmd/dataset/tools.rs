@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 
 use super::{ReadArgs, WriteArgs};
 use crate::dataset::files::output_format;
-use crate::dataset::holdout::HoldOut;
+use crate::dataset::holdout::{GameCounter, GameMark, HoldOut};
 use crate::dataset::split::{same_file, split as split_lines, SplitReport};
 use crate::dataset::stream::{self, PositionWriter};
 use crate::dataset::tools::filter::{Filter, FilterRules};
@@ -152,10 +152,11 @@ pub fn split(
     }
     let rule = HoldOut { fraction, seed };
     let mut outs = [writer(&[input], train, write)?, writer(&[input], valid, write)?];
-    let mut index = 0usize;
+    // Whole games to one side, as the tuners hold them out.
+    let mut games = GameCounter::default();
     let report = stream::read_as(input, format, &options, &mut |pos, label| {
-        outs[usize::from(rule.holds_out(index))].write(pos, label)?;
-        index += 1;
+        let game = games.next(GameMark::of(pos, label.outcome));
+        outs[usize::from(rule.holds_out(game))].write(pos, label)?;
         Ok(())
     })?;
     let [t, v] = outs;

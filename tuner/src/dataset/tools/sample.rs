@@ -35,10 +35,10 @@ pub fn sample(
             if !(0.0..=1.0).contains(&fraction) {
                 bail!("--fraction {fraction} is not between 0 and 1");
             }
-            // The hold-out rule's hash: a deterministic share of the indices.
+            // The hold-out rule's hash over positions (not games): a deterministic share.
             let rule = HoldOut { fraction, seed };
             stream::read(input, options, &mut |pos, label| {
-                if rule.holds_out(index) {
+                if rule.holds_out(index as u64) {
                     out.write(pos, label)?;
                     kept += 1;
                 }
