@@ -152,9 +152,16 @@ impl PbilArgs {
     }
 }
 
+/// Positions the Texel fitness of `tune pbil` fits on unless `--positions` says otherwise.
+pub const PBIL_POSITIONS: u64 = 150_000;
+
 pub fn run(args: &PbilArgs) -> Result<()> {
     let verify = args.verify.settings()?;
-    let setup = args.common.setup("pbil", FitnessKind::Texel)?;
+    // 1,500 generations of 32 individuals over all of a million-position set would take most
+    // of an hour; a sample of whole games keeps the run to minutes.
+    let mut common = args.common.clone();
+    common.recipe.positions = common.recipe.positions.or(Some(PBIL_POSITIONS));
+    let setup = common.setup("pbil", FitnessKind::Texel)?;
     let fitness = &setup.fitness;
     let generations = match (args.generations, args.common.games) {
         (Some(g), _) => g,

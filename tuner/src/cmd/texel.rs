@@ -22,7 +22,7 @@ use crate::fitness::setup::RecipeArgs;
 use crate::model::prior::Prior;
 use crate::model::recipe::FitRecipe;
 use crate::model::store::shuffle;
-use crate::model::{blended_targets, load_traces, split, Data, Kernel, Layout, Model};
+use crate::model::{blended_targets, load_traces, sample_games, split, Data, Kernel, Layout, Model};
 use crate::optim::{local_search_pass, Adam};
 use crate::play::args::PlayArgs;
 use crate::report;
@@ -136,7 +136,7 @@ pub const DEFAULT_L2: f64 = 0.003;
 fn run_in_pool(args: &TexelArgs) -> Result<()> {
     let verify = args.verify.settings()?;
     let set = EvalParamSet::load(&args.params)?;
-    let recipe = FitRecipe::resolve(&args.params, &args.recipe.choice(), DEFAULT_L2)?;
+    let recipe = FitRecipe::resolve(&args.params, &args.recipe.choice(), DEFAULT_L2, "texel")?;
     let search = match &args.search_params {
         Some(path) => SearchParamSet::load(path)?,
         None => SearchParamSet::baked(),
@@ -149,7 +149,10 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
     RunDir::create(&args.out)?;
     let progress = !args.quiet;
     eprintln!("Texel: {}", recipe.describe());
-    let all = load_traces(&recipe.data, args.strict, progress)?;
+    let mut all = load_traces(&recipe.data, args.strict, progress)?;
+    if let Some(max) = recipe.positions {
+        all = sample_games(all, max as usize);
+    }
     let mut data = if args.valid.is_empty() {
         split(&all, args.valid_fraction, args.seed)
     } else {

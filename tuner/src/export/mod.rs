@@ -274,6 +274,24 @@ fn stamp_verdict(path: &Path, standing: &Standing) -> Result<()> {
     crate::run::write_atomically(path, &provenance.append_to(&provenance::strip(&text))?)
 }
 
+/// With an exact loss, the result stands only where the held-out games agree: a result whose
+/// validation loss is not below the start's is a fit to the training games, not a better
+/// evaluation, so the run keeps the start and says so (a lower training loss alone made a
+/// weaker engine: issue 57's -118 Elo).
+fn held_out_check(setup: &Setup, values: &[f64]) -> Vec<f64> {
+    let starts = setup.space.starts();
+    let Some(exact) = setup.fitness.exact() else { return values.to_vec() };
+    let (start, end) = (exact.valid_loss(&starts), exact.valid_loss(values));
+    if !start.is_finite() || !end.is_finite() || end < start || values == starts.as_slice() {
+        return values.to_vec();
+    }
+    eprintln!(
+        "the result's validation loss on held-out games ({end:.6}) is not below the start's ({start:.6}): \
+         it fits the training games, not the evaluation, so the run keeps the start"
+    );
+    starts
+}
+
 /// The end of a black-box run (`pbil`, `clop`, `spsa`, `bayes`): [`finish_run`], OpenBench's SPSA
 /// lines of the result, the largest changes on the terminal, and the verdict.
 pub fn finish_tuning(
@@ -285,6 +303,7 @@ pub fn finish_tuning(
     measured: serde_json::Value,
     provenance: Provenance,
 ) -> Result<()> {
+    let values = &held_out_check(setup, values);
     let found = Found::from_setup(setup, values, games, measured, provenance);
     let mut written = finish_run(&setup.run, &found)?;
     let playable = setup.space.playable(values);

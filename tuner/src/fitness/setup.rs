@@ -155,6 +155,11 @@ pub struct RecipeArgs {
     /// file's recipe, else pst.* mobility.* passed.* king.shield king.storm].
     #[arg(long, num_args = 1.., value_name = "GLOB")]
     pub prior_terms: Vec<String>,
+    /// Fit on at most this many positions of the data: whole games, sampled evenly over the
+    /// files (deterministic) [default: all; `tune pbil`: 150,000, so that 1,500 generations
+    /// take minutes].
+    #[arg(long, value_name = "N")]
+    pub positions: Option<u64>,
     /// Leave values seen in fewer than this many (phase-weighted) training positions alone:
     /// rare entries otherwise fit noise [default: the starting file's recipe, else 1000].
     #[arg(long, value_name = "N")]
@@ -178,6 +183,7 @@ impl RecipeArgs {
             mirror: self.mirror,
             prior_terms: self.prior_terms.clone(),
             min_coverage: self.min_coverage,
+            positions: self.positions,
             fall_back: self.data_fallback,
         }
     }
@@ -225,7 +231,7 @@ impl TuneArgs {
         }
         let recipe = match kind {
             FitnessKind::Texel => {
-                let recipe = FitRecipe::resolve(&self.params, &self.recipe.choice(), DEFAULT_L2)?;
+                let recipe = FitRecipe::resolve(&self.params, &self.recipe.choice(), DEFAULT_L2, tool)?;
                 crate::dataset::check_files("--data", &recipe.data)?;
                 Some(recipe)
             }

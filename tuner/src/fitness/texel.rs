@@ -16,7 +16,7 @@ use super::{Compared, ExactLoss, Fitness, Games, Scored};
 
 use crate::model::prior::Prior;
 use crate::model::recipe::FitRecipe;
-use crate::model::{blended_targets, load_traces, split, Data};
+use crate::model::{blended_targets, load_traces, sample_games, split, Data};
 use crate::model::{Layout, Model};
 use crate::optim::space::{Slot, Space};
 
@@ -52,7 +52,10 @@ impl TexelFitness {
                 d.name
             );
         }
-        let store = load_traces(&recipe.data, false, progress)?;
+        let mut store = load_traces(&recipe.data, false, progress)?;
+        if let Some(max) = recipe.positions {
+            store = sample_games(store, max as usize);
+        }
         let mut data_split = split(&store, valid_fraction, seed);
         if data_split.train.is_empty() {
             bail!(

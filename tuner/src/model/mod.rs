@@ -14,7 +14,7 @@ mod vmath;
 
 pub use kernel::Kernel;
 pub use objective::{Layout, Model};
-pub use traces::{blended_targets, load_traces, split, Data};
+pub use traces::{blended_targets, load_traces, sample_games, split, Data};
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -64,6 +64,8 @@ pub struct FitRecipe {
     pub mirror: f64,
     pub prior_terms: Vec<String>,
     pub min_coverage: f64,
+    /// At most this many positions of the data, whole games sampled evenly (`--positions`).
+    pub positions: Option<u64>,
     /// Where the data and recipe came from, for the log (`params/eval.toml's provenance`).
     pub source: String,
     /// How to make the data again, carried on from the starting file's provenance.
@@ -81,6 +83,7 @@ pub struct RecipeChoice {
     pub mirror: Option<f64>,
     pub prior_terms: Vec<String>,
     pub min_coverage: Option<f64>,
+    pub positions: Option<u64>,
     /// With no --data and the starting file's recorded data missing: tune on [`DEFAULT_DATA`]
     /// with the defaults instead of stopping.
     pub fall_back: bool,
@@ -98,19 +101,22 @@ impl FitRecipe {
             mirror: 0.0,
             prior_terms: crate::model::prior::DEFAULT_TERMS.iter().map(|s| s.to_string()).collect(),
             min_coverage: 1000.0,
+            positions: None,
             source: "the defaults".into(),
             regenerate: None,
         }
     }
 
-    /// A recorded recipe.
-    fn recorded(recipe: &Recipe, source: String) -> Result<FitRecipe> {
-        let defaults = FitRecipe::defaults(recipe.l2);
+    /// A recorded recipe with the pull `l2` (each tuner's own: the right pull depends on the
+    /// optimiser and the data's size, while the data and the objective say what the values were
+    /// fitted to).
+    fn recorded(recipe: &Recipe, l2: f64, source: String) -> Result<FitRecipe> {
+        let defaults = FitRecipe::defaults(l2);
         Ok(FitRecipe {
             data: recipe.data.iter().map(PathBuf::from).collect(),
             score_weight: recipe.score_weight,
             score_k: recipe.score_k.parse().map_err(anyhow::Error::msg)?,
-            l2: recipe.l2,
+            l2,
             smooth: recipe.smooth,
             mirror: recipe.mirror,
             prior_terms: if recipe.prior_terms.is_empty() {
@@ -119,24 +125,27 @@ impl FitRecipe {
                 recipe.prior_terms.clone()
             },
             min_coverage: recipe.min_coverage,
+            positions: None,
             source,
             regenerate: recipe.regenerate.clone(),
         })
     }
 
-    /// The recipe of a fit starting from `params`: the user's choices over the recipe `params`
-    /// records (when no data is given) over the defaults (`default_l2` for the pull).
-    pub fn resolve(params: &Path, choice: &RecipeChoice, default_l2: f64) -> Result<FitRecipe> {
+    /// The recipe of a fit by `tool` starting from `params`: the user's choices over the recipe
+    /// `params` records (when no data is given; its pull only when `tool` made it) over the
+    /// defaults (`default_l2` for the pull).
+    pub fn resolve(params: &Path, choice: &RecipeChoice, default_l2: f64, tool: &str) -> Result<FitRecipe> {
         let recorded = match Provenance::read(params)? {
-            Some(Provenance { recipe: Some(recipe), .. }) if choice.data.is_empty() => Some(recipe),
+            Some(Provenance { recipe: Some(recipe), tool: made_by, .. }) if choice.data.is_empty() => {
+                Some((recipe, made_by == tool))
+            }
             _ => None,
         };
         let mut recipe = match recorded {
-            Some(recipe) => {
-                let resolved = FitRecipe::recorded(
-                    &recipe,
-                    format!("the data and recipe {} records", params.display()),
-                )?;
+            Some((recipe, same_tool)) => {
+                let l2 = if same_tool { recipe.l2 } else { default_l2 };
+                let source = format!("the data and recipe {} records", params.display());
+                let resolved = FitRecipe::recorded(&recipe, l2, source)?;
                 match resolved.data.iter().find(|p| !p.is_file()) {
                     None => resolved,
                     Some(missing) if choice.fall_back => {
@@ -174,6 +183,7 @@ impl FitRecipe {
         recipe.smooth = choice.smooth.unwrap_or(recipe.smooth);
         recipe.mirror = choice.mirror.unwrap_or(recipe.mirror);
         recipe.min_coverage = choice.min_coverage.unwrap_or(recipe.min_coverage);
+        recipe.positions = choice.positions.or(recipe.positions);
         if !choice.prior_terms.is_empty() {
             recipe.prior_terms = choice.prior_terms.clone();
         }
@@ -209,6 +219,9 @@ impl FitRecipe {
             self.l2,
             self.min_coverage
         );
+        if let Some(n) = self.positions {
+            text += &format!(", at most {n} positions (whole games)");
+        }
         if self.smooth > 0.0 || self.mirror > 0.0 {
             text += &format!(
                 ", prior smooth {} mirror {} over {}",
@@ -255,21 +268,25 @@ mod tests {
         let data = dir.path("own.epd");
         std::fs::write(&data, "x\n").unwrap();
         let params = params_with(&dir, Some(recorded(&data)));
-        let recipe = FitRecipe::resolve(&params, &RecipeChoice::default(), 0.001).unwrap();
+        let recipe = FitRecipe::resolve(&params, &RecipeChoice::default(), 0.001, "texel").unwrap();
+        // Another tuner keeps its own pull.
+        let pbil = FitRecipe::resolve(&params, &RecipeChoice::default(), 0.001, "pbil").unwrap();
+        assert_eq!((pbil.score_weight, pbil.l2), (0.5, 0.001));
         assert_eq!(
             (recipe.data, recipe.score_weight, recipe.score_k, recipe.l2),
             (vec![data.clone()], 0.5, ScoreK::Fit, 0.0003)
         );
         assert_eq!(recipe.prior_terms, ["pst.*"]);
         let chosen = RecipeChoice { l2: Some(0.01), score_weight: Some(0.0), ..RecipeChoice::default() };
-        let recipe = FitRecipe::resolve(&params, &chosen, 0.001).unwrap();
+        let recipe = FitRecipe::resolve(&params, &chosen, 0.001, "texel").unwrap();
         assert_eq!((recipe.l2, recipe.score_weight, recipe.smooth), (0.01, 0.0, 0.0003));
         // Data given: the defaults, not the recorded recipe.
         let given = RecipeChoice { data: vec![PathBuf::from("mine.epd")], ..RecipeChoice::default() };
-        let recipe = FitRecipe::resolve(&params, &given, 0.001).unwrap();
+        let recipe = FitRecipe::resolve(&params, &given, 0.001, "texel").unwrap();
         assert_eq!((recipe.score_weight, recipe.l2, recipe.source.as_str()), (0.0, 0.001, "--data"));
         // No recipe recorded: the defaults.
-        let bare = FitRecipe::resolve(&params_with(&dir, None), &RecipeChoice::default(), 0.003).unwrap();
+        let bare =
+            FitRecipe::resolve(&params_with(&dir, None), &RecipeChoice::default(), 0.003, "texel").unwrap();
         assert_eq!(bare, FitRecipe::defaults(0.003));
     }
 
@@ -277,11 +294,12 @@ mod tests {
     fn missing_recorded_data_says_how_to_make_it_and_falls_back_only_when_told() {
         let dir = TempDir::new("recipe-missing");
         let params = params_with(&dir, Some(recorded(&dir.path("gone.epd.gz"))));
-        let e = FitRecipe::resolve(&params, &RecipeChoice::default(), 0.001).unwrap_err().to_string();
+        let e =
+            FitRecipe::resolve(&params, &RecipeChoice::default(), 0.001, "texel").unwrap_err().to_string();
         assert!(e.contains("gone.epd.gz") && e.contains("not on this machine"), "{e}");
         assert!(e.contains("tune datagen --out x") && e.contains("--data-fallback"), "{e}");
         let fall_back = RecipeChoice { fall_back: true, ..RecipeChoice::default() };
-        let recipe = FitRecipe::resolve(&params, &fall_back, 0.001).unwrap();
+        let recipe = FitRecipe::resolve(&params, &fall_back, 0.001, "texel").unwrap();
         assert_eq!(recipe.data, [PathBuf::from(DEFAULT_DATA)]);
         assert_eq!(recipe.score_weight, 0.0);
     }

@@ -49,7 +49,7 @@ pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<Tr
             compacts.push(compact);
         }
         eprintln!(
-            "{}: {} positions of {} games in {:.2} s ({:.0}/s); {} lines skipped",
+            "{}: {} positions of {} games (as far as consecutive positions tell) in {:.2} s ({:.0}/s); {} lines skipped",
             path.display(),
             summary.loaded,
             games.games - games_before,
@@ -62,6 +62,20 @@ pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<Tr
         }
     }
     Ok(TraceStore::from_compacts(&compacts))
+}
+
+/// At most about `max` positions of `store`: whole games, each kept by a hash of its number (so
+/// the sample spreads over the files and the same data gives the same sample); all of it when it
+/// is no larger.
+pub fn sample_games(store: TraceStore, max: usize) -> TraceStore {
+    if store.len() <= max {
+        return store;
+    }
+    // Another seed than the hold-out's, so the sample does not favour one side of the split.
+    let rule = HoldOut { fraction: max as f64 / store.len() as f64, seed: 0x5a4d_91e3 };
+    let kept: Vec<usize> = (0..store.len()).filter(|&i| rule.holds_out(store.game[i] as u64)).collect();
+    eprintln!("sampled {} of {} positions (whole games) to fit on", kept.len(), store.len());
+    store.subset(kept.into_iter())
 }
 
 /// Splits a store into training and validation positions by the one hold-out rule
