@@ -39,6 +39,9 @@ impl Journal {
         identity: &serde_json::Value,
     ) -> Result<(Journal, Done<T>)> {
         let mut done = Done::new();
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),

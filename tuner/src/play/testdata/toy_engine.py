@@ -4,7 +4,8 @@ example for engine authors of docs/trace-protocol.md.
 
 Its evaluation is small but has what a real one has: phased material, a one-weight table of pawn
 advancement, a phased bonus for central minor pieces, a tempo bonus, and one non-linear part,
-a king-danger curve (scale * (units/100)^(power/100) of the attacks near each king). Every
+a king-danger curve (scale * (units/100)^(power/100) of the attacks near each king), and an
+option that changes nothing. Every
 weight is a UCI spin option. It answers `eval` (the static evaluation, White's view), `trace`
 and `trace weights` (protocol version 1), and plays legal moves (one ply, best static score).
 
@@ -36,8 +37,10 @@ WEIGHTS = (
      for i, mg_eg in enumerate([(90, 110), (320, 300), (330, 310), (480, 520), (950, 980)])]
     + [(f"advance[{r}]", False, (v, v), (-100, 200)) for r, v in enumerate([0, 5, 10, 20, 40, 70])]
     + [("centre", True, (15, 5), (-100, 100)), ("tempo", True, (10, 5), (-50, 50))]
-    + [("danger.attack", False, (30, 30), (0, 200)), ("danger.scale", True, (40, 20), (0, 300)),
-       ("danger.power", False, (150, 150), (50, 300))]
+    + [("danger.attack", False, (40, 40), (0, 200)), ("danger.scale", True, (60, 20), (0, 300)),
+       ("danger.power", False, (200, 200), (50, 300))]
+    # A weight no term reads (a leftover of an old evaluation): a tuner must find it does nothing.
+    + [("spare", False, (0, 0), (-100, 100))]
 )
 
 
