@@ -163,26 +163,46 @@ fn a_perspective_that_does_not_fit_is_said_and_the_right_one_probes_the_same() {
     assert_eq!(stm.rows, white.rows);
 }
 
+/// A probe of one option on 20 positions without the perspective check (fewer evaluations:
+/// each restart of the toy costs a Python start).
+fn probe_quick(flags: &[&str], dir: &Path, timeout: Duration) -> Probed {
+    let mut s = settings(flags, &["material_1_mg"]);
+    s.perspective_check = 0;
+    s.workers.timeout = timeout;
+    probe(&positions(20, 7), &s, &dir.join(PROBE_JOURNAL), false).unwrap()
+}
+
 #[test]
-fn a_crashing_or_hanging_engine_is_restarted_and_the_run_goes_on() {
+fn a_crashing_engine_is_restarted_where_it_died() {
     let dir = Dir::new("crash");
-    let clean = probe_toy(&[], &["material_1_mg"], &dir.0, 40).unwrap();
+    let clean = probe_quick(&[], &dir.join("a"), Duration::from_secs(5));
     // Dies at every 25th evaluation: restarted each time at the position it died on.
-    let crashing = probe_toy(&["--crash-every", "25"], &["material_1_mg"], &dir.join("c"), 40);
-    let crashing = crashing.unwrap();
+    let crashing = probe_quick(&["--crash-every", "25"], &dir.join("b"), Duration::from_secs(5));
     assert_eq!(crashing.rows, clean.rows);
-    assert!(crashing.notes.iter().any(|n| n.contains("engine restarted")), "{:?}", crashing.notes);
-    // Dies on one position every time: that position is left out and named, the rest probed.
-    let fen = &positions(40, 7)[11].0;
+    assert!(
+        crashing.notes.iter().any(|n| n.contains("exited") && n.contains("engine restarted")),
+        "{:?}",
+        crashing.notes
+    );
+}
+
+#[test]
+fn a_position_the_engine_always_dies_on_is_left_out_and_named() {
+    let dir = Dir::new("deadly");
+    let fen = &positions(20, 7)[11].0;
     let placement = fen.split_whitespace().next().unwrap();
-    let deadly = probe_toy(&["--crash-on", placement], &["material_1_mg"], &dir.join("d"), 40).unwrap();
+    let deadly = probe_quick(&["--crash-on", placement], &dir.0, Duration::from_secs(5));
     assert_eq!(deadly.left_out, [fen.clone()]);
-    assert_eq!(deadly.rows.len(), 39);
+    assert_eq!(deadly.rows.len(), 19);
     assert!(deadly.notes.iter().any(|n| n.contains(fen.as_str()) && n.contains("left out")));
+}
+
+#[test]
+fn a_hanging_engine_is_killed_and_restarted() {
+    let dir = Dir::new("hang");
+    let clean = probe_quick(&[], &dir.join("a"), Duration::from_secs(5));
     // Hangs at its 30th evaluation: timed out, killed, restarted.
-    let mut s = settings(&["--hang-every", "30"], &["material_1_mg"]);
-    s.workers.timeout = Duration::from_millis(600);
-    let hanging = probe(&positions(40, 7), &s, &dir.join("h.jsonl"), false).unwrap();
+    let hanging = probe_quick(&["--hang-every", "30"], &dir.join("b"), Duration::from_millis(500));
     assert_eq!(hanging.rows, clean.rows);
     assert!(hanging.notes.iter().any(|n| n.contains("did not answer")), "{:?}", hanging.notes);
 }
