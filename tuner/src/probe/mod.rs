@@ -24,3 +24,5 @@ pub mod trace_run;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod whetstone_tests;
