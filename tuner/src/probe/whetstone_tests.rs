@@ -88,6 +88,31 @@ fn whetstone_trace_answers_give_the_in_process_store_and_layout() {
     assert_eq!(starts, set.values());
 }
 
+/// Positions labelled by our evaluation and a fixed noise: a win where σ(eval) clears the noise
+/// well, a loss where it falls well short, a draw between (random results would fit K to its
+/// lower bound and test nothing).
+fn labelled(count: usize, seed: u64) -> Vec<(String, Label)> {
+    let weights = Weights::default();
+    positions(count, seed)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (fen, _))| {
+            let pos = Position::from_fen(&fen).unwrap();
+            let white = (evaluate(&pos, &weights) * pos.side_to_move().sign()) as f64;
+            let p = 1.0 / (1.0 + 10f64.powf(-white / 400.0));
+            let u = whetstone::types::mix64(i as u64 ^ seed) as f64 / u64::MAX as f64;
+            let outcome = if u < p - 0.15 {
+                1.0
+            } else if u > p + 0.15 {
+                0.0
+            } else {
+                0.5
+            };
+            (fen, Label { outcome, score: None })
+        })
+        .collect()
+}
+
 /// The `uci-tunables` build named by WHETSTONE_TUNABLES_BIN (see the module's comment).
 fn tunables_engine() -> EngineSpec {
     let path = std::env::var("WHETSTONE_TUNABLES_BIN")
@@ -113,7 +138,11 @@ fn whetstone_traced_over_uci_gives_the_in_process_store_with_every_tunable_value
     let start = Instant::now();
     let traced = trace(&positions, &settings, &dir.join(TRACE_JOURNAL), false).unwrap();
     let seconds = start.elapsed().as_secs_f64();
-    println!("traced {} positions in {seconds:.2} s: {:.0} positions/s", positions.len(), positions.len() as f64 / seconds);
+    println!(
+        "traced {} positions in {seconds:.2} s: {:.0} positions/s",
+        positions.len(),
+        positions.len() as f64 / seconds
+    );
     assert_eq!(traced.store, in_process_store(&positions));
     let set = EvalParamSet::baked();
     assert_same_layout(&traced.layout, &Layout::new(&set));
@@ -133,7 +162,7 @@ fn whetstone_probed_over_uci_gives_the_in_process_coefficients_and_texel_values(
     let names = set.value_names();
     let options: Vec<String> = selected.iter().map(|&s| names[s].clone()).collect();
     assert!(options.len() >= 60, "{}", options.len());
-    let positions = positions(2000, 13);
+    let positions = labelled(2000, 13);
     let mut settings = ProbeSettings::new(tunables_engine(), options.clone());
     settings.workers.workers = 2;
     settings.freshness = Freshness::Restart;
@@ -164,7 +193,8 @@ fn whetstone_probed_over_uci_gives_the_in_process_coefficients_and_texel_values(
             let pos = Position::from_fen(fen).unwrap();
             let white = |w: &Weights| (evaluate(&pos, w) * pos.side_to_move().sign()) as f64;
             let expected = (white(&high) - white(&low)) / (finding.probed[1] - finding.probed[0]) as f64;
-            let got = column.and_then(|j| row.coefficients.iter().find(|c| c.0 == j as u32)).map_or(0.0, |c| c.1);
+            let got =
+                column.and_then(|j| row.coefficients.iter().find(|c| c.0 == j as u32)).map_or(0.0, |c| c.1);
             assert_eq!(got, expected, "{} at {fen}", finding.option);
         }
     }
@@ -173,16 +203,15 @@ fn whetstone_probed_over_uci_gives_the_in_process_coefficients_and_texel_values(
     let fitted = fit(&probed.rows, &probed.columns, &fit_settings);
     let store = in_process_store(&positions);
     let data = split(&store, fit_settings.valid_fraction, fit_settings.seed);
-    let (train_rows, valid_rows) = split_rows(positions.len(), fit_settings.valid_fraction, fit_settings.seed);
+    let (train_rows, valid_rows) =
+        split_rows(positions.len(), fit_settings.valid_fraction, fit_settings.seed);
     assert_eq!((train_rows.len(), valid_rows.len()), (data.train.len(), data.valid.len()));
     let layout = Layout::new(&set);
-    let (train, valid) = (Model { layout: &layout, store: &data.train }, Model { layout: &layout, store: &data.valid });
+    let (train, valid) =
+        (Model { layout: &layout, store: &data.train }, Model { layout: &layout, store: &data.valid });
     let k = train.fit_k(&base);
-    let tuned: Vec<usize> = probed
-        .columns
-        .iter()
-        .map(|c| selected[options.iter().position(|o| o == &c.name).unwrap()])
-        .collect();
+    let tuned: Vec<usize> =
+        probed.columns.iter().map(|c| selected[options.iter().position(|o| o == &c.name).unwrap()]).collect();
     let bounds = set.value_bounds();
     let mut w = base.clone();
     let mut adam = Adam::new(w.len(), fit_settings.learning_rate);
@@ -194,6 +223,7 @@ fn whetstone_probed_over_uci_gives_the_in_process_coefficients_and_texel_values(
         adam.update(&mut w, &grad, &tuned, &bounds);
     }
     println!("K: probed {:.4}, in process {k:.4}", fitted.k);
+    assert!(k > 0.2 && (fitted.k - k).abs() < 0.01, "{k} {}", fitted.k);
     println!("validation loss: probed {:.6}, in process {:.6}", fitted.valid_loss(), valid.loss(&w, k));
     let mut worst = 0.0f64;
     for (j, &slot) in tuned.iter().enumerate() {
