@@ -162,12 +162,12 @@ pub fn probe(
     let (mut journal_file, done) = Journal::open::<f64>(journal, &identity)?;
     let mut evals: Vec<Vec<f64>> = vec![vec![f64::NAN; positions.len()]; values.len()];
     let mut missing = VecDeque::new();
-    for s in 0..values.len() {
+    for (s, setting) in evals.iter_mut().enumerate() {
         for (c, chunk) in chunks.iter().enumerate() {
             match done.get(&(s, c)) {
                 Some(answers) if answers.len() == chunk.len() => {
                     for (k, a) in answers.iter().enumerate() {
-                        evals[s][c * batch + k] = a.unwrap_or(f64::NAN);
+                        setting[c * batch + k] = a.unwrap_or(f64::NAN);
                     }
                 }
                 _ => missing.push_back((s, c)),

@@ -192,7 +192,7 @@ fn a_position_the_engine_always_dies_on_is_left_out_and_named() {
     let fen = &positions(20, 7)[11].0;
     let placement = fen.split_whitespace().next().unwrap();
     let deadly = probe_quick(&["--crash-on", placement], &dir.0, Duration::from_secs(5));
-    assert_eq!(deadly.left_out, [fen.clone()]);
+    assert_eq!(&deadly.left_out, std::slice::from_ref(fen));
     assert_eq!(deadly.rows.len(), 19);
     assert!(deadly.notes.iter().any(|n| n.contains(fen.as_str()) && n.contains("left out")));
 }
