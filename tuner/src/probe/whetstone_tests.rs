@@ -233,3 +233,74 @@ fn whetstone_probed_over_uci_gives_the_in_process_coefficients_and_texel_values(
     assert!(worst < 1.0, "{worst}");
     assert!((fitted.valid_loss() - valid.loss(&w, k)).abs() < 1e-4);
 }
+
+/// Seconds per call of `command` in our engine in this process (no pipe), over `fens`.
+fn in_process_seconds(fens: &[String], command: &str) -> f64 {
+    let out: Output = Arc::new(Mutex::new(std::io::sink()));
+    let mut uci = Uci::new(out);
+    let start = Instant::now();
+    for fen in fens {
+        uci.handle(&format!("position fen {fen}"));
+        uci.handle(command);
+    }
+    start.elapsed().as_secs_f64() / fens.len() as f64
+}
+
+/// The figures of docs/external-engines.md: probing and tracing throughput against the engine's
+/// own `eval` and `trace` in process, by workers and freshness. Run with the machine idle.
+#[test]
+#[ignore = "a measurement: needs a uci-tunables build and an idle machine (see the module's comment)"]
+fn probe_and_trace_throughput() {
+    let positions = labelled(4000, 21);
+    let fens: Vec<String> = positions.iter().map(|(f, _)| f.clone()).collect();
+    let eval_in_process = in_process_seconds(&fens, "eval");
+    let trace_in_process = in_process_seconds(&fens, "trace");
+    println!("| what | workers | per second | µs each |");
+    println!("|---|---|---|---|");
+    println!(
+        "| `eval` in process (no pipe) | 1 | {:.0} | {:.1} |",
+        1.0 / eval_in_process,
+        eval_in_process * 1e6
+    );
+    println!(
+        "| `trace` in process (no pipe) | 1 | {:.0} | {:.1} |",
+        1.0 / trace_in_process,
+        trace_in_process * 1e6
+    );
+    let set = EvalParamSet::baked();
+    let names = set.value_names();
+    let options: Vec<String> = set.select(&["material"]).unwrap().iter().map(|&s| names[s].clone()).collect();
+    let evaluations = (positions.len() * (1 + 2 * options.len())) as f64;
+    for freshness in [Freshness::Restart, Freshness::NewGame] {
+        for workers in [1, 2] {
+            let dir = Dir::new(&format!("throughput-{workers}-{freshness:?}"));
+            let mut settings = ProbeSettings::new(tunables_engine(), options.clone());
+            (settings.workers.workers, settings.freshness) = (workers, freshness);
+            let start = Instant::now();
+            probe(&positions, &settings, &dir.join(PROBE_JOURNAL), false).unwrap();
+            let seconds = start.elapsed().as_secs_f64();
+            println!(
+                "| probe, {} settings × {} positions, {freshness:?} | {workers} | {:.0} | {:.1} |",
+                1 + 2 * options.len(),
+                positions.len(),
+                evaluations / seconds,
+                seconds / evaluations * 1e6 * workers as f64
+            );
+        }
+    }
+    for workers in [1, 2] {
+        let dir = Dir::new(&format!("throughput-trace-{workers}"));
+        let mut settings = TraceSettings::new(tunables_engine());
+        settings.workers.workers = workers;
+        let start = Instant::now();
+        trace(&positions, &settings, &dir.join(TRACE_JOURNAL), false).unwrap();
+        let seconds = start.elapsed().as_secs_f64();
+        let n = positions.len() as f64;
+        println!(
+            "| trace, {} positions | {workers} | {:.0} | {:.1} |",
+            positions.len(),
+            n / seconds,
+            seconds / n * 1e6 * workers as f64
+        );
+    }
+}
