@@ -101,6 +101,26 @@ fn shown(lines: &[String]) -> String {
     }
 }
 
+/// Answers that held no number (an engine may print none for some positions: Stockfish's
+/// `eval` in check): counted, the first kept for the message. Such a position is left out.
+#[derive(Default)]
+struct Silent {
+    count: usize,
+    first: Option<String>,
+}
+
+impl Silent {
+    /// The number, or NaN after noting why there is none.
+    fn read(silent: &Mutex<Silent>, reader: &EvalReader, fen: &str, lines: &[String]) -> f64 {
+        reader.read(lines).unwrap_or_else(|e| {
+            let mut s = silent.lock().expect("silent");
+            s.count += 1;
+            s.first.get_or_insert_with(|| format!("position {fen}: {e}"));
+            f64::NAN
+        })
+    }
+}
+
 /// One probed option as the engine declares it.
 struct Probe {
     name: String,
@@ -129,7 +149,8 @@ pub fn probe(
     let mut notes = Vec::new();
     let first = Session::start(workers, &[]).with_context(|| format!("starting engine '{engine}'"))?;
     let probes = declared_probes(&first, settings)?;
-    check_perspective(&mut Some(first), positions, settings, &reader, &mut notes)?;
+    let silent = Mutex::new(Silent::default());
+    check_perspective(&mut Some(first), positions, settings, &reader, &silent, &mut notes)?;
 
     // The settings: the start, then each option's low and high side.
     let start: Vec<(String, i32)> = probes.iter().map(|p| (p.name.clone(), p.start)).collect();
@@ -185,16 +206,22 @@ pub fn probe(
     let outcome: Result<()> = std::thread::scope(|scope| {
         for _ in 0..workers.workers.max(1) {
             let sender = sender.clone();
-            let (queue, stop, values, chunks, reader) = (&queue, &stop, &values, &chunks, &reader);
+            let (queue, stop, values, chunks) = (&queue, &stop, &values, &chunks);
+            let (reader, silent) = (&reader, &silent);
             scope.spawn(move || {
                 let mut slot: Option<Session> = None;
                 while !stop.load(Ordering::SeqCst) {
                     let Some((s, c)) = queue.lock().expect("queue").pop_front() else { break };
                     let fens: Vec<String> = chunks[c].iter().map(|(fen, _)| fen.clone()).collect();
-                    let result =
-                        run_unit(&mut slot, workers, &values[s], reuse, &fens, &settings.eval.command, |l| {
-                            reader.read(l)
-                        });
+                    let result = run_unit(
+                        &mut slot,
+                        workers,
+                        &values[s],
+                        reuse,
+                        &fens,
+                        &settings.eval.command,
+                        |fen, l| Ok(Silent::read(silent, reader, fen, l)),
+                    );
                     let failed = result.is_err();
                     let _ = sender.send(result.map(|r| (s, c, r)));
                     if failed {
@@ -223,7 +250,19 @@ pub fn probe(
     });
     bar.finish_and_clear();
     outcome?;
-    Ok(rows(positions, settings, &reader, &probes, &evals, notes))
+    let silent = silent.into_inner().expect("silent");
+    if silent.count > 0 {
+        notes.push(format!(
+            "{} answers held no number; their positions are left out (first: {})",
+            silent.count,
+            silent.first.as_deref().unwrap_or("")
+        ));
+    }
+    let probed = rows(positions, settings, &reader, &probes, &evals, notes);
+    if probed.rows.is_empty() {
+        bail!("engine '{engine}': no position was probed ({})", probed.notes.join("; "));
+    }
+    Ok(probed)
 }
 
 /// The options asked for, as the engine declares them, with their start, bounds and steps.
@@ -265,6 +304,7 @@ fn check_perspective(
     positions: &[(String, Label)],
     settings: &ProbeSettings,
     reader: &EvalReader,
+    silent: &Mutex<Silent>,
     notes: &mut Vec<String>,
 ) -> Result<()> {
     let engine = &settings.workers.engine.name;
@@ -275,11 +315,19 @@ fn check_perspective(
         fens.push(pos.flipped().to_fen());
     }
     let workers = &settings.workers;
-    let read = |lines: &[String]| reader.read(lines);
+    let read = |fen: &str, lines: &[String]| Ok(Silent::read(silent, reader, fen, lines));
     let unit = run_unit(slot, workers, &[], true, &fens, &settings.eval.command, read)?;
+    let answered = unit.answers.iter().flatten().filter(|v| v.is_finite()).count();
+    if answered == 0 && !fens.is_empty() {
+        let first = silent.lock().expect("silent").first.clone().unwrap_or_default();
+        bail!("engine '{engine}', {first}; no answer for the first {} positions held a number", fens.len());
+    }
     let (mut unbalanced, mut kept_sign, mut example) = (0, 0, None);
     for (pair, answers) in fens.chunks(2).zip(unit.answers.chunks(2)) {
         let [Some(a), Some(b)] = answers else { continue };
+        if !(a.is_finite() && b.is_finite()) {
+            continue;
+        }
         let (a, b) = (reader.white_view(*a, &pair[0]), reader.white_view(*b, &pair[1]));
         if a.abs() >= 20.0 && b.abs() >= 20.0 {
             unbalanced += 1;

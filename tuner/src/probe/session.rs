@@ -114,10 +114,10 @@ pub struct UnitResult<T> {
 }
 
 /// Asks `command` of every position of `fens` on the worker's engine (`slot`: kept between
-/// units when `reuse`, else fresh), with `values` set. `read` turns an answer's lines into a
-/// value or an error that stops the run (a missing number, a broken trace line; `read` names
-/// the problem, this adds the engine and the position). A crash or a hang restarts the engine
-/// at the position it failed on.
+/// units when `reuse`, else fresh), with `values` set. `read` turns a position's answer (its
+/// FEN, its lines) into a value or an error that stops the run (a broken trace line; `read`
+/// names the problem, this adds the engine and the position). A crash or a hang restarts the
+/// engine at the position it failed on.
 pub fn run_unit<T>(
     slot: &mut Option<Session>,
     workers: &Workers,
@@ -125,7 +125,7 @@ pub fn run_unit<T>(
     reuse: bool,
     fens: &[String],
     command: &str,
-    read: impl Fn(&[String]) -> Result<T, String>,
+    read: impl Fn(&str, &[String]) -> Result<T, String>,
 ) -> Result<UnitResult<T>> {
     let name = &workers.engine.name;
     if !reuse {
@@ -146,7 +146,7 @@ pub fn run_unit<T>(
             fens[at..(at + workers.pipeline.max(1)).min(fens.len())].iter().map(String::as_str).collect();
         let (answers, error) = session.ask(&group, command, workers.timeout);
         for (lines, fen) in answers.iter().zip(&group) {
-            let value = read(lines).map_err(|e| anyhow!("engine '{name}', position {fen}: {e}"))?;
+            let value = read(fen, lines).map_err(|e| anyhow!("engine '{name}', position {fen}: {e}"))?;
             out.answers.push(Some(value));
             failures = 0;
         }

@@ -151,6 +151,25 @@ fn an_eval_without_a_number_says_what_it_printed() {
 }
 
 #[test]
+fn positions_without_a_number_are_left_out_and_said() {
+    let dir = Dir::new("in-check");
+    let positions = positions(60, 7);
+    let in_check: Vec<&String> = positions
+        .iter()
+        .map(|(fen, _)| fen)
+        .filter(|fen| whetstone::Position::from_fen(fen).unwrap().in_check())
+        .collect();
+    assert!(!in_check.is_empty());
+    let probed =
+        probe(&positions, &settings(&["--none-in-check"], &["material_1_mg"]), &dir.join("a"), false);
+    let probed = probed.unwrap();
+    assert_eq!(probed.rows.len(), 60 - in_check.len());
+    assert_eq!(probed.left_out, in_check.into_iter().cloned().collect::<Vec<_>>());
+    let note = probed.notes.iter().find(|n| n.contains("held no number")).expect("a note");
+    assert!(note.contains("it printed: 'Final evaluation: none (in check)'"), "{note}");
+}
+
+#[test]
 fn a_perspective_that_does_not_fit_is_said_and_the_right_one_probes_the_same() {
     let dir = Dir::new("perspective");
     let error = format!("{:#}", probe_toy(&["--side-to-move"], &["material_1_mg"], &dir.0, 40).unwrap_err());

@@ -112,7 +112,7 @@ pub fn trace(
                 while !stop.load(Ordering::SeqCst) {
                     let Some(c) = queue.lock().expect("queue").pop_front() else { break };
                     let fens: Vec<String> = chunks[c].iter().map(|(fen, _)| fen.clone()).collect();
-                    let read = |lines: &[String]| {
+                    let read = |_: &str, lines: &[String]| {
                         let t = PositionTrace::parse(lines, declaration)?;
                         check_eval(&t, declaration, settings.tolerance_cp)?;
                         Ok(t)

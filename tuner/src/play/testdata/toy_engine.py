@@ -9,11 +9,12 @@ option that changes nothing. Every
 weight is a UCI spin option. It answers `eval` (the static evaluation, White's view), `trace`
 and `trace weights` (protocol version 1), and plays legal moves (one ply, best static score).
 
-Usage: toy_engine.py [--side-to-move] [--no-number] [--bad-trace WORD] [--crash-every N]
+Usage: toy_engine.py [--side-to-move] [--no-number] [--none-in-check] [--bad-trace WORD] [--crash-every N]
                      [--hang-every N] [--crash-on FEN] [--cache]
 
   --side-to-move   `eval` prints the side to move's view (a perspective a tuner must be told)
   --no-number      `eval` prints a line without a number
+  --none-in-check  `eval` prints `Final evaluation: none (in check)` in check, as Stockfish's does
   --bad-trace W    `trace` names an element W the declaration lacks
   --crash-every N  the process exits at its N-th evaluation (eval or trace)
   --hang-every N   the process stops answering at its N-th evaluation
@@ -139,6 +140,9 @@ def eval_command(board):
         score = evaluate(board)
     if flag("--no-number"):
         say("Final evaluation: unknown")
+        return
+    if flag("--none-in-check") and board.is_check():
+        say("Final evaluation: none (in check)")
         return
     if flag("--side-to-move") and board.turn == chess.BLACK:
         score = -score
