@@ -3,6 +3,7 @@
 //! around each fit's values while options that are not linear keep moving the validation loss
 //! down, and the values written as the engine's own options.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -11,7 +12,7 @@ use serde::Serialize;
 use super::eval_probe::{probe, Probed, PROBE_JOURNAL};
 use super::fit::{fit, FitSettings, Fitted};
 use super::settings::{ProbeSettings, TraceSettings};
-use super::space::{Column, OptionFinding};
+use super::space::{Column, Linearity, OptionFinding, ProbedRow};
 use super::trace_run::{trace, Traced, TRACE_JOURNAL};
 use crate::dataset::{load_labelled, Label, LoadOptions};
 use crate::play::uci_option::same_name;
@@ -74,7 +75,8 @@ pub struct Round {
 #[derive(Clone, Debug, Serialize)]
 pub struct Rounds {
     pub rounds: Vec<Round>,
-    /// The best round's values (the last whose validation loss fell).
+    /// The values the run ends with: the last fit when every option was linear or the rounds
+    /// ran out, else the last probe point whose measured validation loss fell.
     pub values: Vec<(String, i32)>,
     pub start: Vec<(String, i32)>,
 }
@@ -83,8 +85,10 @@ pub struct Rounds {
 /// (round r in `run_dir/round-r`), fitted, and the engine moved to the fitted values for the
 /// next round, while some option is not linear (its coefficients change as it moves) and the
 /// validation loss at the new values still falls below the last round's. With every option
-/// linear one round is the whole fit. The validation loss of a round is measured by its own
-/// probe at its own values (the linearisation is exact there).
+/// linear one round is the whole fit. Later rounds probe only the options round 0 found not
+/// linear (two settings each, plus the new values' own evaluation); the linear ones keep round
+/// 0's coefficients, which hold at any values. The validation loss of a round is measured by its
+/// own probe at its own values (the linearisation is exact there).
 pub fn rounds(
     paths: &[PathBuf],
     settings: &ProbeSettings,
@@ -97,23 +101,28 @@ pub fn rounds(
     let mut settings = settings.clone();
     let mut out = Rounds { rounds: Vec::new(), values: Vec::new(), start: Vec::new() };
     let mut best_loss = f64::INFINITY;
+    // The linear options' columns and coefficients, from round 0: valid at any values.
+    let mut linear: Option<Linearised> = None;
     for r in 0..max_rounds.max(1) {
         let dir = run_dir.join(format!("round-{r}"));
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         let probed = probe(&positions, &settings, &dir.join(PROBE_JOURNAL), progress)?;
-        if probed.columns.is_empty() {
+        let (columns, rows) = match &linear {
+            None => (probed.columns.clone(), probed.rows.clone()),
+            Some(l) => l.merged(&probed, &settings.workers.engine.options),
+        };
+        if columns.is_empty() {
             bail!("no option changed any position's evaluation: nothing to fit");
         }
-        let fitted = fit(&probed.rows, &probed.columns, fit_settings);
-        let probed_at: Vec<(String, i32)> =
-            probed.columns.iter().map(|c| (c.name.clone(), c.start)).collect();
+        let fitted = fit(&rows, &columns, fit_settings);
+        let probed_at: Vec<(String, i32)> = columns.iter().map(|c| (c.name.clone(), c.start)).collect();
         if r == 0 {
             out.start = probed_at.clone();
             out.values = probed_at.clone();
         }
         let round = Round {
             probed_at: probed_at.clone(),
-            fitted: rounded(&probed.columns, &fitted),
+            fitted: rounded(&columns, &fitted),
             k: fitted.k,
             start_valid_loss: fitted.start_valid_loss(),
             valid_loss: fitted.valid_loss(),
@@ -124,13 +133,18 @@ pub fn rounds(
         // no better than the round before's.
         let improved = round.start_valid_loss < best_loss;
         if r > 0 && !improved {
+            // The last round's fit was no better where measured exactly: its own probe point,
+            // the best measured, stands.
+            if let Some(last) = out.rounds.last() {
+                out.values = last.probed_at.clone();
+            }
             out.rounds.push(round);
             break;
         }
         best_loss = round.start_valid_loss;
         out.values = round.fitted.clone();
-        let linear = round.nonlinear.is_empty();
-        // Move: the next round probes at the fitted values.
+        let all_linear = round.nonlinear.is_empty();
+        // Move: the next round probes at the fitted values, and only the options that curve.
         for (name, value) in &round.fitted {
             let options = &mut settings.workers.engine.options;
             match options.iter_mut().find(|(n, _)| same_name(n, name)) {
@@ -138,12 +152,77 @@ pub fn rounds(
                 None => options.push((name.clone(), value.to_string())),
             }
         }
+        if linear.is_none() {
+            linear = Some(Linearised::new(&probed));
+        }
+        settings.options = round.nonlinear.clone();
         out.rounds.push(round);
-        if linear {
+        if all_linear {
             break;
         }
     }
     Ok(out)
+}
+
+/// Round 0's linear options: their columns and each position's coefficients for them.
+struct Linearised {
+    columns: Vec<Column>,
+    /// Per position (FEN), its coefficients over `columns`.
+    rows: HashMap<String, Vec<(u32, f64)>>,
+}
+
+impl Linearised {
+    fn new(probed: &Probed) -> Linearised {
+        let linear: Vec<bool> = probed
+            .columns
+            .iter()
+            .map(|c| probed.findings.iter().any(|f| f.option == c.name && f.linearity == Linearity::Linear))
+            .collect();
+        let mut index = vec![None; linear.len()];
+        let mut columns = Vec::new();
+        for (j, column) in probed.columns.iter().enumerate() {
+            if linear[j] {
+                index[j] = Some(columns.len() as u32);
+                columns.push(column.clone());
+            }
+        }
+        let rows = probed
+            .rows
+            .iter()
+            .map(|row| {
+                let kept =
+                    row.coefficients.iter().filter_map(|&(j, c)| Some((index[j as usize]?, c))).collect();
+                (row.fen.clone(), kept)
+            })
+            .collect();
+        Linearised { columns, rows }
+    }
+
+    /// A later round's columns and rows: the linear columns (starting at the values the round
+    /// probed at, `moved`) and their coefficients, then the round's own probed columns. The
+    /// round's base evaluation already holds every moved value.
+    fn merged(&self, probed: &Probed, moved: &[(String, String)]) -> (Vec<Column>, Vec<ProbedRow>) {
+        let mut columns = self.columns.clone();
+        for c in &mut columns {
+            if let Some(v) =
+                moved.iter().find(|(n, _)| same_name(n, &c.name)).and_then(|(_, v)| v.parse().ok())
+            {
+                c.start = v;
+            }
+        }
+        let shift = columns.len() as u32;
+        columns.extend(probed.columns.iter().cloned());
+        let rows = probed
+            .rows
+            .iter()
+            .filter_map(|row| {
+                let mut coefficients = self.rows.get(&row.fen)?.clone();
+                coefficients.extend(row.coefficients.iter().map(|&(j, c)| (j + shift, c)));
+                Some(ProbedRow { coefficients, ..row.clone() })
+            })
+            .collect();
+        (columns, rows)
+    }
 }
 
 /// The fitted values of the columns that are options, rounded.

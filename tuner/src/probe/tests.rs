@@ -291,6 +291,12 @@ fn probed_rows_fit_and_rounds_say_which_options_curve() {
     let r = rounds(&[data], &settings(&[], &options), &settings_fit, 2, &dir.0, false).unwrap();
     assert!(!r.rounds.is_empty());
     assert_eq!(r.rounds[0].nonlinear, ["danger_attack"]);
+    // A curved option moved: a second round, which probes only that option again (the linear
+    // ones keep their coefficients) at the first round's fitted values.
+    assert_eq!(r.rounds.len(), 2);
+    let second = &r.rounds[1];
+    assert_eq!(second.findings.len(), 1);
+    assert_eq!(second.probed_at, r.rounds[0].fitted);
     assert!(dir.join("round-0").join(PROBE_JOURNAL).exists());
     let written = write_option_values(&dir.0, &probed.columns, &r.start, &r.values).unwrap();
     assert_eq!(written.len(), 3);
