@@ -30,7 +30,7 @@ impl Session {
     pub fn start(workers: &Workers, values: &[(String, i32)]) -> Result<Session, EngineError> {
         let mut spec = workers.engine.clone();
         spec.options.extend(values.iter().map(|(name, v)| (name.clone(), v.to_string())));
-        let engine = UciEngine::start(&spec, workers.timeout)?;
+        let engine = UciEngine::start(&spec, workers.start_timeout)?;
         Ok(Session { engine, values: values.to_vec() })
     }
 
@@ -132,12 +132,24 @@ pub fn run_unit<T>(
         *slot = None;
     }
     let mut out = UnitResult { answers: Vec::with_capacity(fens.len()), notes: Vec::new() };
-    let mut failures = 0;
+    let (mut failures, mut start_failures) = (0, 0);
     while out.answers.len() < fens.len() {
         let session = match slot {
             Some(session) => session,
-            None => slot.insert(Session::start(workers, values)?),
+            None => match Session::start(workers, values) {
+                Ok(session) => slot.insert(session),
+                // A start that times out or dies (a loaded machine, a flaky engine) is tried again.
+                Err(e @ (EngineError::Timeout { .. } | EngineError::Disconnected { .. }))
+                    if start_failures + 1 < ATTEMPTS =>
+                {
+                    start_failures += 1;
+                    out.notes.push(format!("{e}; starting it again"));
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            },
         };
+        start_failures = 0;
         if reuse && session.values != values {
             session.set_values(values, workers.timeout)?;
         }

@@ -66,13 +66,22 @@ pub struct Workers {
     pub batch: usize,
     /// Positions sent before their answers are read (hides the pipe's round trip).
     pub pipeline: usize,
-    /// Bound on the handshake and on the answers to one pipelined group of positions.
+    /// Bound on the answers to one pipelined group of positions.
     pub timeout: Duration,
+    /// Bound on each wait of the start-up handshake (an engine may load a network first).
+    pub start_timeout: Duration,
 }
 
 impl Workers {
     pub fn new(engine: EngineSpec) -> Workers {
-        Workers { engine, workers: 1, batch: 4096, pipeline: 32, timeout: Duration::from_secs(10) }
+        Workers {
+            engine,
+            workers: 1,
+            batch: 4096,
+            pipeline: 32,
+            timeout: Duration::from_secs(10),
+            start_timeout: Duration::from_secs(10),
+        }
     }
 }
 

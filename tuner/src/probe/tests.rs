@@ -264,6 +264,7 @@ fn toy_traces_explain_its_evaluation_and_fit() {
     // Every weight a column, in declaration order.
     assert_eq!(traced.columns.len(), 25 + 1);
     assert_eq!(traced.columns[0].name, "material_0_mg");
+    assert_eq!((traced.columns[0].min, traced.columns[0].max), (0, 2000));
     // The column that stands in for the complexity the toy has not.
     assert_eq!(traced.columns[25].option, None);
     assert!(traced.left_out.is_empty());

@@ -184,6 +184,7 @@ impl Declaration {
     /// declaration order: for Whetstone the order of its flat value vector), and the Texel
     /// model's layout over them. An engine without a curve or with fewer complexity counts gets
     /// one fixed column of value 0 for the missing parts (they have no inputs, so no effect).
+    /// Bounds are left open here: the trace run takes them from the options' declarations.
     pub fn columns(&self) -> (Vec<Column>, Layout) {
         let mut columns = Vec::new();
         let (mut mg_slot, mut eg_slot) = (Vec::new(), Vec::new());

@@ -19,6 +19,7 @@ use super::trace_client::{Declaration, PositionTrace};
 use crate::dataset::Label;
 use crate::model::store::{Compact, TraceStore};
 use crate::model::Layout;
+use crate::play::uci_option::{find_option, undeclared};
 use crate::run::progress_bar;
 
 /// The journal's file name in the run folder.
@@ -66,7 +67,22 @@ pub fn trace(
     let name = &workers.engine.name;
     let mut first = Session::start(workers, &[]).with_context(|| format!("starting engine '{name}'"))?;
     let declaration = declaration(&mut first, settings)?;
-    let (columns, layout) = declaration.columns();
+    let (mut columns, layout) = declaration.columns();
+    // Bounds from the options' declarations; a weight no option holds stays where it is.
+    for column in &mut columns {
+        match &column.option {
+            Some(option) => {
+                let declared = find_option(first.declared(), option).ok_or_else(|| {
+                    anyhow!("engine '{name}', 'trace weights': {}", undeclared(first.declared(), option))
+                })?;
+                column.min =
+                    declared.min.map_or(i32::MIN, |m| m.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+                column.max =
+                    declared.max.map_or(i32::MAX, |m| m.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+            }
+            None => (column.min, column.max) = (column.start, column.start),
+        }
+    }
     let batch = workers.batch.max(1);
     let chunks: Vec<&[(String, Label)]> = positions.chunks(batch).collect();
     let identity = serde_json::json!({

@@ -148,8 +148,10 @@ fn whetstone_traced_over_uci_gives_the_in_process_store_with_every_tunable_value
     assert_same_layout(&traced.layout, &Layout::new(&set));
     // Every tunable value is a column held by its option.
     let names = set.value_names();
+    let bounds = set.value_bounds();
     for slot in set.select(&[]).unwrap() {
         assert_eq!(traced.columns[slot].option.as_deref(), Some(names[slot].as_str()));
+        assert_eq!((traced.columns[slot].min, traced.columns[slot].max), bounds[slot]);
     }
 }
 
