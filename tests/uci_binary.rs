@@ -260,3 +260,26 @@ fn bench_from_the_command_line() {
     assert_eq!((words.len(), words[1], words[3]), (4, "nodes", "nps"), "{last}");
     assert!(words[0].parse::<u64>().unwrap() > 1000);
 }
+
+/// The trace protocol over the real pipe (docs/trace-protocol.md): each answer one block ending
+/// in `trace end`, the start position's the tempo alone; `trace weights` declares every element.
+#[test]
+fn trace_answers_over_the_pipe() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("trace");
+    let lines = e.expect("trace end", 5);
+    assert_eq!(lines[0], "trace begin 1");
+    assert!(lines.contains(&"c tempo 1".to_string()), "{lines:?}");
+    assert_eq!(count(&lines, "c "), 1);
+    e.send("trace weights");
+    let lines = e.expect("trace end", 5);
+    assert_eq!(lines[0], "trace weights 1");
+    assert_eq!(count(&lines, "weight "), whetstone::eval::baked::idx::COUNT);
+    e.send("trace sideways");
+    assert_eq!(
+        e.expect("trace error", 5).last().unwrap(),
+        "trace error unknown request 'trace sideways': expected 'trace' or 'trace weights'"
+    );
+    e.quit();
+}

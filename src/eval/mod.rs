@@ -176,4 +176,4 @@ impl EvalTrace {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -8,6 +8,7 @@
 mod book;
 mod go;
 mod options;
+mod trace;
 mod worker;
 
 use std::io::{self, BufRead, Write};
@@ -25,6 +26,7 @@ use crate::search::SearchParams;
 
 pub use go::parse_go;
 use options::Options;
+use trace::TraceCommand;
 use worker::Worker;
 
 /// Where the engine's replies go: stdout in the binary, a buffer in tests. Shared with the
@@ -56,6 +58,8 @@ pub struct Uci {
     params: EvalParamSet,
     search_params_set: SearchParamSet,
     worker: Worker,
+    /// The `trace` command's element names and tracer (docs/trace-protocol.md).
+    trace: TraceCommand,
 }
 
 impl Uci {
@@ -63,12 +67,14 @@ impl Uci {
         let config = EngineConfig::built_in();
         let options = Options::from_config(&config);
         let worker = Worker::new(out.clone(), options.hash_mb, options.threads);
+        let params = EvalParamSet::baked();
         Uci {
             out,
             position: Position::startpos(),
             config,
             options,
-            params: EvalParamSet::baked(),
+            trace: TraceCommand::new(&params),
+            params,
             search_params_set: SearchParamSet::baked(),
             worker,
         }
@@ -134,6 +140,7 @@ impl Uci {
                     self.say(line);
                 }
             }
+            "trace" => self.trace(rest),
             "bench" => {
                 self.worker.stop_and_wait();
                 let depth = rest.first().and_then(|d| d.parse().ok()).unwrap_or(crate::bench::BENCH_DEPTH);
@@ -154,6 +161,20 @@ impl Uci {
             other => self.info_string(&format!("unknown command '{other}'")),
         }
         Flow::Continue
+    }
+
+    /// `trace` (the current position) or `trace weights` (docs/trace-protocol.md).
+    fn trace(&mut self, rest: &[&str]) {
+        let answer = match rest {
+            [] => self.trace.position(&self.position, &self.worker.weights()),
+            ["weights"] => self.trace.weights(&self.params, cfg!(feature = "uci-tunables")),
+            _ => format!(
+                "trace error unknown request 'trace {}': expected 'trace' or 'trace weights'",
+                rest.join(" ")
+            ),
+        };
+        // One write for the whole answer: a dataset asks for a million of them.
+        self.say(&answer);
     }
 
     fn new_position(&self, fen: &str) -> Result<Position, String> {

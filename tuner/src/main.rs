@@ -16,6 +16,7 @@ mod model;
 mod openbench_check;
 mod optim;
 mod play;
+mod probe;
 #[cfg(test)]
 mod readme_check;
 mod report;

@@ -3,7 +3,7 @@
 //! (no board), in double precision. `traces.rs` loads labelled positions into the store and holds
 //! out a validation set.
 
-mod batch;
+pub(crate) mod batch;
 mod kernel;
 pub mod objective;
 pub mod prior;

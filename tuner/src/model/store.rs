@@ -173,6 +173,19 @@ impl Compact {
         Compact::from_lists(&tracer.linear, &tracer.king_features, tracer.complexity, context, label)
     }
 
+    /// Compacts a trace that came from outside this process (`probe::trace_client`: an engine
+    /// answering the trace protocol), in the same lists as the tracer's: linear (element,
+    /// count) sorted by element, king features per defending colour, complexity counts.
+    pub fn from_parts(
+        linear: &[(u16, i16)],
+        king_features: &[Vec<(u16, i16)>; 2],
+        complexity: [i16; COMPLEXITY_FEATURES],
+        context: &EvalContext,
+        label: Label,
+    ) -> Compact {
+        Compact::from_lists(linear, king_features, complexity, context, label)
+    }
+
     fn from_lists(
         linear: &[(u16, i16)],
         king_features: &[Vec<(u16, i16)>; 2],

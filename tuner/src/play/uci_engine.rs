@@ -169,6 +169,22 @@ impl UciEngine {
         self.process.is_alive()
     }
 
+    /// Sends `commands` (whole lines) to the idle engine and hands each line of its output to
+    /// `read` until `read` accepts one: a request outside the game loop (`eval`, `trace`, a
+    /// command of the engine's own). Lines that arrived before are dropped. An engine that has
+    /// not finished within `timeout` is killed; `read` may end the wait with an error of its own.
+    pub fn exchange(
+        &mut self,
+        commands: &str,
+        waiting_for: &str,
+        timeout: Duration,
+        read: impl FnMut(&str) -> Result<bool, String>,
+    ) -> Result<(), EngineError> {
+        self.process.take_received();
+        self.process.send(commands)?;
+        self.process.wait_for(waiting_for, timeout, read)
+    }
+
     /// `quit`, wait up to `grace` for the process to exit, then kill it.
     #[allow(dead_code, reason = "API for the game loop; parts a binary does not call would warn")]
     pub fn quit(mut self, grace: Duration) {
@@ -238,7 +254,7 @@ fn parse_id_name(line: &str) -> Option<String> {
 }
 
 /// normalised, so that no newline in them can split the command.
-fn position_command(start_fen: &str, moves: &[String]) -> String {
+pub(crate) fn position_command(start_fen: &str, moves: &[String]) -> String {
     let fields: Vec<&str> = start_fen.split_whitespace().collect();
     let mut command = if is_startpos(&fields) {
         "position startpos".to_string()

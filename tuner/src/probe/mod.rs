@@ -1,0 +1,28 @@
+//! An engine's evaluation as the Texel fit sees it, read through the engine's own binary
+//! (docs/trace-protocol.md): by probing its UCI spin options with finite differences over its
+//! `eval` command (`eval_probe.rs`, second differences in `linearity.rs`), or by asking its
+//! `trace` command for every term's coefficient (`trace_client.rs`). Either way each unit of
+//! work runs on an engine process of its own (`session.rs`, over the workbench's UCI driver),
+//! results go to a journal in the run folder as they come (`journal.rs`), and the result is a
+//! set of columns (the engine's options, `space.rs`) with one row per position for the fit
+//! (`fit.rs` for probed rows; a trace gives the Texel model's own `TraceStore`). `run.rs` runs
+//! either over a dataset. Settings are plain structs (`settings.rs`).
+
+// The commands (`tune texel --engine`) call into this later; until then only the tests do.
+#![allow(dead_code)]
+
+pub mod eval_probe;
+pub mod fit;
+pub mod journal;
+pub mod linearity;
+pub mod run;
+pub mod session;
+pub mod settings;
+pub mod space;
+pub mod trace_client;
+pub mod trace_run;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod whetstone_tests;
