@@ -7,7 +7,7 @@
 
 use std::f64::consts::LN_10;
 
-use crate::dataset::holdout::HoldOut;
+use crate::dataset::holdout::{GameCounter, GameMark, HoldOut};
 use crate::model::batch::{golden_section_min, sigmoid_scaled};
 use crate::optim::Adam;
 
@@ -64,10 +64,23 @@ impl Fitted {
     }
 }
 
-/// Training and validation rows by the one hold-out rule (`dataset::holdout`), over row order.
-pub fn split(rows: usize, fraction: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
+/// Training and validation rows by the one hold-out rule (`dataset::holdout`): whole games, as
+/// consecutive rows tell them.
+pub fn split(rows: &[ProbedRow], fraction: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
     let rule = HoldOut { fraction, seed };
-    (0..rows).partition(|&i| !rule.holds_out(i))
+    let mut games = GameCounter::default();
+    let held: Vec<bool> = rows
+        .iter()
+        .map(|row| match whetstone::Position::from_fen(&row.fen) {
+            Ok(pos) => rule.holds_out(games.next(GameMark::of(&pos, row.label.outcome))),
+            // A row always comes from a position that parsed; a game of its own otherwise.
+            Err(_) => {
+                games.new_file();
+                rule.holds_out(games.next(GameMark::of(&whetstone::Position::startpos(), row.label.outcome)))
+            }
+        })
+        .collect();
+    (0..rows.len()).partition(|&i| !held[i])
 }
 
 /// The objective over some rows.
@@ -125,7 +138,7 @@ impl Linear<'_> {
 
 /// Fits the columns to the rows' results.
 pub fn fit(rows: &[ProbedRow], columns: &[Column], settings: &FitSettings) -> Fitted {
-    let (train, valid) = split(rows.len(), settings.valid_fraction, settings.seed);
+    let (train, valid) = split(rows, settings.valid_fraction, settings.seed);
     let mut objective = Linear::new(rows, columns);
     let k = objective.fit_k(&train);
     if settings.score_weight > 0.0 {

@@ -47,11 +47,16 @@ fn answers(fens: &[String], command: &str) -> Vec<Vec<String>> {
 /// The store `tune texel` builds in process for these positions.
 fn in_process_store(positions: &[(String, Label)]) -> TraceStore {
     let mut tracer = Tracer::new(whetstone::eval::baked::idx::COUNT);
+    // Numbered by game as loading numbers them, so both sides hold out the same games.
+    let mut games = crate::dataset::holdout::GameCounter::default();
     let compacts: Vec<Compact> = positions
         .iter()
         .map(|(fen, label)| {
-            let context = trace_into(&Position::from_fen(fen).unwrap(), &mut tracer);
-            Compact::from_tracer(&tracer, &context, *label)
+            let pos = Position::from_fen(fen).unwrap();
+            let context = trace_into(&pos, &mut tracer);
+            let mut compact = Compact::from_tracer(&tracer, &context, *label);
+            compact.set_game(games.next(crate::dataset::holdout::GameMark::of(&pos, label.outcome)) as u32);
+            compact
         })
         .collect();
     TraceStore::from_compacts(&compacts)
@@ -205,8 +210,7 @@ fn whetstone_probed_over_uci_gives_the_in_process_coefficients_and_texel_values(
     let fitted = fit(&probed.rows, &probed.columns, &fit_settings);
     let store = in_process_store(&positions);
     let data = split(&store, fit_settings.valid_fraction, fit_settings.seed);
-    let (train_rows, valid_rows) =
-        split_rows(positions.len(), fit_settings.valid_fraction, fit_settings.seed);
+    let (train_rows, valid_rows) = split_rows(&probed.rows, fit_settings.valid_fraction, fit_settings.seed);
     assert_eq!((train_rows.len(), valid_rows.len()), (data.train.len(), data.valid.len()));
     let layout = Layout::new(&set);
     let (train, valid) =
