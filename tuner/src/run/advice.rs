@@ -63,11 +63,19 @@ pub fn advice(standing: &Standing, run: &Path, baking: &Baking) -> String {
                 v.elo, v.elo_error
             ),
             (Outcome::Undecided, _) => format!(
-                "UNDECIDED after {} games ({:+.1} ± {:.1} Elo): the games have not shown a gain or a loss, \
-                 so do not bake it yet. More games decide it:\n  tune verify {} --verify-games {}{}",
+                "UNDECIDED after {} games ({:+.1} ± {:.1} Elo): {}, so do not bake it. More games decide \
+                 it:\n  tune verify {} --verify-games {}{}",
                 v.games,
                 v.elo,
                 v.elo_error,
+                if v.elo + v.elo_error < 0.0 {
+                    "the SPRT has not reached its bound, but the whole 95% interval lies below 0: so far \
+                     the tuned values play worse than the start"
+                } else if v.elo - v.elo_error > 0.0 {
+                    "the whole 95% interval lies above 0, but the SPRT has not reached its bound"
+                } else {
+                    "the games have not shown a gain or a loss"
+                },
                 run.display(),
                 (v.games * 2).max(2),
                 if v.screen { String::new() } else { format!(" --verify-tc {}", v.control) }
