@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::play::args::{EngineArgs, PlayArgs};
 use crate::play::datagen::{self, DatagenPlan, PositionFormat};
@@ -14,10 +14,11 @@ use crate::run::RunDir;
 /// Generate labelled positions by self-play at a fixed node count.
 #[derive(clap::Args, Debug, Clone, serde::Serialize)]
 #[command(
-    mut_arg("engine", |a| a.help("The engine that plays both sides: a params file (in-process)")),
-    mut_arg("engine_search", |a| a.help("Search constants for --engine")),
-    // Datagen plays in process only, where UCI options have nothing to set.
-    mut_arg("engine_option", |a| a.hide(true)),
+    mut_arg("engine", |a| a.help(
+        "The engine that plays both sides: a params file (in-process) or a UCI engine binary, \
+         whose own `info score` labels the positions"
+    )),
+    mut_arg("engine_search", |a| a.help("Search constants for a params file --engine")),
 )]
 pub struct DatagenArgs {
     #[command(flatten)]
@@ -61,12 +62,11 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         play.nodes = Some(DEFAULT_NODES);
     }
     let settings = play.settings()?;
-    let Contestant::InProcess(engine) = args.engine.contestant(&play)? else {
-        bail!(
-            "{}: datagen plays our engine in this process: give a params file (.toml)",
-            args.engine.engine.display()
-        );
-    };
+    let engine = args.engine.contestant(&play)?;
+    if let Contestant::External(spec) = &engine {
+        // Every option named, checked against what the engine declares, before the run starts.
+        check_binary(spec)?;
+    }
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -105,6 +105,13 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         args.out.join(args.format.file_name()).display(),
         outcome.positions_this_run as f64 / seconds.max(1e-9)
     );
+    if outcome.failed_games_this_run > 0 {
+        println!(
+            "{} games lost by an engine failure (their positions dropped): see {}",
+            outcome.failed_games_this_run,
+            args.out.join(datagen::FAILURE_LOG).display()
+        );
+    }
     if outcome.interrupted {
         println!("interrupted: run again with --resume to play the remaining pairs");
     }
@@ -113,6 +120,8 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         "positions": outcome.positions,
         "positions_this_run": outcome.positions_this_run,
         "plies_this_run": outcome.plies_this_run,
+        "failed_games_this_run": outcome.failed_games_this_run,
+        "engine": args.engine.engine,
         "seconds_this_run": seconds,
         "limit": settings.limit.to_string(),
         "book": book_name,
@@ -121,4 +130,15 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
     });
     run.write_json("summary.json", &summary)?;
     run.write_meta("datagen", args, args.resume, Some(summary))
+}
+
+/// Starts the binary once: a missing file, an engine that does not answer `uci`, or an option it
+/// does not declare (the error lists the ones it does) stops the run before any game.
+fn check_binary(spec: &crate::play::engine_process::EngineSpec) -> Result<()> {
+    let engine = crate::play::uci_engine::UciEngine::start(spec, crate::fitness::engine::START_TIMEOUT)
+        .with_context(|| {
+            format!("--engine {}: starting it and setting its options", spec.command.display())
+        })?;
+    engine.quit(std::time::Duration::from_secs(1));
+    Ok(())
 }

@@ -6,6 +6,14 @@
 //! with `--format text` to `positions.txt` (`fen | score | result`), with `--format viriformat`
 //! to `positions.vf` (the same positions as viriformat game chains, for NNUE trainers).
 //!
+//! The engine is ours in this process or any UCI binary through its process (`tune datagen
+//! --engine BINARY`); either way the score is the engine's own, from the move comments (a UCI
+//! engine's last `info score cp` before its `bestmove`; a mate score gives none). A game a
+//! binary lost by failing (a crash, a hang, an illegal move) has no chess result to label its
+//! positions with: it is kept in games.pgn, its positions are dropped, the failure is printed
+//! with the pair, the game and the position, and appended to `engine-failures.log`; the player
+//! restarts a dead engine for the next game, so the run goes on.
+//!
 //! Resumable: `progress.txt` records, after each pair, its index and both files' lengths; a
 //! resumed run cuts the files back to the last record (a pair torn by a kill is dropped), rebuilds
 //! the set of kept positions, and plays the pairs not yet played. Pair i always starts from the
@@ -26,8 +34,7 @@ use whetstone::movegen::legal_moves;
 use whetstone::Position;
 
 use super::book::Opening;
-use super::game::GameSettings;
-use super::inprocess::EngineSetup;
+use super::game::{GameRecord, GameSettings, Termination};
 use super::output::GAMES_FILE;
 use super::pgn_out::{write_game, PgnContext};
 use super::runner::{self, Contestant, Flow, PairJob, PairResult};
@@ -74,11 +81,14 @@ impl PositionFormat {
 }
 /// The record of finished pairs a resumed run continues from.
 pub const PROGRESS_FILE: &str = "progress.txt";
+/// The run folder's log of games an engine binary lost by failing, one line each.
+pub const FAILURE_LOG: &str = "engine-failures.log";
 
 /// What to generate: everything but the run folder.
 pub struct DatagenPlan {
-    /// The configuration that plays both sides (two independent instances per game).
-    pub engine: EngineSetup,
+    /// What plays both sides (two independent instances per game): our engine in this process,
+    /// or a UCI binary with its options.
+    pub engine: Contestant,
     pub settings: GameSettings,
     /// Pair i starts from `openings[i]` and its random plies.
     pub openings: Vec<Opening>,
@@ -107,6 +117,9 @@ pub struct DatagenOutcome {
     pub positions: usize,
     pub positions_this_run: usize,
     pub plies_this_run: usize,
+    /// Games of this run an engine binary lost by failing (crash, hang, illegal move): kept in
+    /// games.pgn, their positions dropped.
+    pub failed_games_this_run: usize,
     /// Stopped (Ctrl-C) before every pair was played.
     pub interrupted: bool,
 }
@@ -141,20 +154,26 @@ pub fn generate(plan: &DatagenPlan, dir: &Path, resume: bool, stop: &AtomicBool)
     let options = PgnOptions { skip_plies: plan.skip_plies, resolve: false };
     let mut writer = files.writer()?;
     let bar = game_bar(2 * jobs.len() as u64, plan.quiet);
-    let (mut kept, mut plies, mut played) = (0usize, 0usize, 0usize);
+    let (mut kept, mut plies, mut played, mut failed) = (0usize, 0usize, 0usize, 0usize);
     let started = Instant::now();
-    let contestants = [Contestant::InProcess(plan.engine.clone())];
+    let contestants = [plan.engine.clone()];
     runner::run(&contestants, &jobs, &plan.settings, plan.concurrency, stop, |mut pair: PairResult| {
         // Jobs are numbered from 0 in this run; the pair's number in the whole run is todo's.
         pair.index = todo[pair.index];
-        let text: String = pair
-            .games
-            .iter()
-            .enumerate()
-            .map(|(g, game)| write_game(game, &context, 2 * pair.index + g + 1, &pair.job.opening))
-            .collect();
+        let (mut text, mut labelled) = (String::new(), String::new());
+        for (g, game) in pair.games.iter().enumerate() {
+            let round = 2 * pair.index + g + 1;
+            let pgn = write_game(game, &context, round, &pair.job.opening);
+            if let Some(why) = failure(game) {
+                failed += 1;
+                report_failure(dir, &format!("pair {} game {round}: {why}", pair.index + 1));
+            } else {
+                labelled.push_str(&pgn);
+            }
+            text.push_str(&pgn);
+        }
         plies += pair.games.iter().map(|g| g.moves.len()).sum::<usize>();
-        kept += writer.add_pair(pair.index, &text, &options, &mut seen)?;
+        kept += writer.add_pair(pair.index, &text, &labelled, &options, &mut seen)?;
         played += 1;
         bar.inc(2);
         let rate = kept as f64 / started.elapsed().as_secs_f64().max(1e-9);
@@ -172,8 +191,44 @@ pub fn generate(plan: &DatagenPlan, dir: &Path, resume: bool, stop: &AtomicBool)
         positions: seen.len(),
         positions_this_run: kept,
         plies_this_run: plies,
+        failed_games_this_run: failed,
         interrupted: stop.load(Ordering::Relaxed) && done.len() + played < pairs,
     })
+}
+
+/// Why a game has no chess result: a side lost it by failing (not by resigning or adjudication),
+/// said with the position it failed in.
+fn failure(game: &GameRecord) -> Option<String> {
+    if !matches!(game.termination, Termination::Crash | Termination::TimeForfeit | Termination::IllegalMove) {
+        return None;
+    }
+    let mut pos = Position::from_fen(&game.start_fen).ok()?;
+    for played in &game.moves {
+        pos.make_move(played.mv);
+    }
+    Some(format!(
+        "{} ({} against {}, after {} plies, in {}); its positions are dropped and the engine is restarted \
+         for the next game",
+        game.reason,
+        game.white,
+        game.black,
+        game.moves.len(),
+        pos.to_fen()
+    ))
+}
+
+/// Says a failed game on the terminal and appends it to the run folder's failure log.
+fn report_failure(dir: &Path, line: &str) {
+    eprintln!("engine failure, {line}");
+    let path = dir.join(FAILURE_LOG);
+    let appended = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut file| writeln!(file, "{} {line}", crate::run::now()));
+    if let Err(e) = appended {
+        eprintln!("could not append to {}: {e}", path.display());
+    }
 }
 
 /// The opening's FEN after `plies` random legal moves drawn for pair `pair`; a line that ends the
@@ -296,19 +351,20 @@ impl PositionFiles {
 }
 
 impl PositionWriter {
-    /// Appends a pair's games and new positions, then records the pair as done. Returns the number
-    /// of positions kept.
+    /// Appends a pair's games (`pgn`) and the new positions of those with a chess result
+    /// (`labelled`), then records the pair as done. Returns the number of positions kept.
     fn add_pair(
         &mut self,
         pair: usize,
         pgn: &str,
+        labelled: &str,
         options: &PgnOptions,
         seen: &mut HashSet<u64>,
     ) -> Result<usize> {
         let mut lines = String::new();
         let mut chains = viri::Writer::new(Vec::new(), "positions.vf");
         let format = self.format;
-        let report = extract_unseen(pgn.as_bytes(), options, seen, |fen, label| {
+        let report = extract_unseen(labelled.as_bytes(), options, seen, |fen, label| {
             let pos = Position::from_fen(fen).map_err(|e| anyhow::anyhow!("kept position {fen}: {e}"))?;
             match format {
                 PositionFormat::Epd | PositionFormat::Text => {
@@ -339,3 +395,7 @@ impl PositionWriter {
 #[cfg(test)]
 #[path = "datagen_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "datagen_external_tests.rs"]
+pub(crate) mod external_tests;

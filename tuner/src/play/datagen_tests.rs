@@ -5,6 +5,7 @@ use clap::Parser;
 use super::*;
 use crate::dataset::testutil::TempDir;
 use crate::play::args::PlayArgs;
+use crate::play::inprocess::EngineSetup;
 
 #[derive(Parser)]
 struct PlayCli {
@@ -22,7 +23,7 @@ fn plan(pairs: usize) -> DatagenPlan {
     let mut engine = EngineSetup::from_files(&params, None).unwrap();
     engine.hash_mb = 1;
     DatagenPlan {
-        engine,
+        engine: Contestant::InProcess(engine),
         settings: play.settings().unwrap(),
         openings: schedule.iter().map(|&i| openings[i].clone()).collect(),
         random_plies: 4,

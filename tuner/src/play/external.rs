@@ -7,9 +7,15 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::engine_process::{EngineError, EngineSpec};
-use super::limit::MoveBudget;
+use super::limit::{MoveBudget, MoveLimit};
 use super::player::{FailureKind, GameView, Player, PlayerFailure, Score, Thought};
 use super::uci_engine::{EngineScore, GoLimit, UciEngine};
+
+/// How long a `go nodes N` probe before a run may take, at least: Stockfish answers 5,000 nodes
+/// in milliseconds; an engine that ignores node limits never answers.
+const NODES_PROBE: Duration = Duration::from_secs(5);
+/// Nodes per second assumed of the slowest engine, for a probe of many nodes.
+const PROBE_NPS: u64 = 100_000;
 
 /// How much later than its clock allows an engine's answer is still waited for; whether the move
 /// counts is then the clock's (and the time margin's) decision.
@@ -122,5 +128,23 @@ impl Player for External {
             nodes: reply.nodes.unwrap_or(0),
             elapsed: reply.elapsed,
         })
+    }
+
+    /// At a node limit: one `go nodes N` from the first opening, which must end on its own. Some
+    /// engines ignore `go nodes` and search until told to stop; every game of theirs would be
+    /// lost on time after the hang time-out, so the run is refused instead. Any other failure
+    /// (a crash) is left to the games, which count and survive it.
+    fn check_games(&mut self, limit: &MoveLimit, start_fens: &[&str]) -> Result<(), String> {
+        let (MoveLimit::Nodes(nodes), Some(fen)) = (limit, start_fens.first()) else { return Ok(()) };
+        let Some(engine) = self.engine.as_mut() else { return Ok(()) };
+        let deadline = NODES_PROBE + Duration::from_secs(nodes / PROBE_NPS);
+        match engine.go(fen, &[], &GoLimit::Nodes(*nodes), deadline) {
+            Err(EngineError::Timeout { .. }) => Err(format!(
+                "it did not answer `go nodes {nodes}` within {} s: it seems to ignore node limits (some \
+                 engines do), so play it at a clock instead: --tc, or --verify-tc for a verification",
+                deadline.as_secs()
+            )),
+            _ => Ok(()),
+        }
     }
 }
