@@ -253,6 +253,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(feature = "slow-tests"),
+        ignore = "slow: cargo test -p whetstone-tuner --features slow-tests"
+    )]
     fn clop_over_a_command_finds_the_peak_and_resumes_exactly() {
         let dir = std::env::temp_dir().join(format!("whetstone-clop-{}", std::process::id()));
         let straight_args = args(&dir.join("a"), &[]);

@@ -27,6 +27,16 @@ mod play_tests;
 use anyhow::Result;
 use clap::Subcommand;
 
+/// Whetstone's tuning workbench: fit the evaluation's flat parameter vector to game results
+/// (Texel) or to self-play match results (PBIL, CLOP, SPSA), and export the result into the
+/// engine build.
+#[derive(clap::Parser)]
+#[command(name = "tune", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Texel tuning: fit the evaluation to game results over labelled positions.

@@ -271,6 +271,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(feature = "slow-tests"),
+        ignore = "slow: cargo test -p whetstone-tuner --features slow-tests"
+    )]
     fn selfplay_spsa_resumes_exactly_and_openbench_lines_round_trip() {
         let dir = std::env::temp_dir().join(format!("whetstone-spsa-{}", std::process::id()));
         let common = ["--only", "tempo", "bishop_pair", "--nodes", "200", "--hash", "1", "--batch", "2"];

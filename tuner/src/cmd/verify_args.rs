@@ -52,6 +52,10 @@ pub struct VerifyGames {
     /// False-positive and false-negative rates of the SPRT (alpha = beta).
     #[arg(long, default_value_t = 0.05, value_name = "P")]
     pub verify_error: f64,
+    /// The clock of the SPRT that confirms a passed screen before --bake bakes it [default:
+    /// 3+0.03]; a longer one (10+0.1) for a result that must hold at longer games.
+    #[arg(long, value_name = "TC")]
+    pub confirm_tc: Option<String>,
 }
 
 impl VerifyGames {
@@ -69,6 +73,9 @@ impl VerifyGames {
         words.push("--verify-bounds".into());
         words.extend(self.verify_bounds.iter().map(|b| b.to_string()));
         words.extend(["--verify-error".into(), self.verify_error.to_string()]);
+        if let Some(tc) = &self.confirm_tc {
+            words.extend(["--confirm-tc".into(), tc.clone()]);
+        }
         words
     }
 
@@ -98,7 +105,7 @@ impl VerifyGames {
     /// The SPRT at a clock that confirms a passed screen before anything is baked.
     pub fn confirmation(&self) -> Result<SprtPlan> {
         Ok(SprtPlan {
-            limit: MoveLimit::from_flags(None, None, Some(CLOCK))?,
+            limit: MoveLimit::from_flags(None, None, Some(self.confirm_tc.as_deref().unwrap_or(CLOCK)))?,
             games: CLOCK_GAMES,
             bounds: self.bounds()?,
             error: self.verify_error,

@@ -123,6 +123,10 @@ mod tests {
     use crate::play::limit::MoveLimit;
 
     #[test]
+    #[cfg_attr(
+        not(feature = "slow-tests"),
+        ignore = "slow: cargo test -p whetstone-tuner --features slow-tests"
+    )]
     fn a_crippled_candidate_loses_to_the_reference_and_duels_are_symmetric() {
         let eval = EvalParamSet::baked();
         let search = SearchParamSet::baked();

@@ -316,6 +316,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(feature = "slow-tests"),
+        ignore = "slow: cargo test -p whetstone-tuner --features slow-tests"
+    )]
     fn regret_shrinks_with_games_on_log() {
         let p = Problem::parse("log").unwrap();
         let settings = ClopSettings::default();

@@ -141,6 +141,7 @@ fn a_crash_mid_game_is_named_and_counted_and_the_run_goes_on() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
 fn an_engine_that_ignores_node_limits_is_refused_before_any_game() {
     let dir = TempDir::new("datagen-nodes");
     let engine = legal_engine_with(&dir, "ignores-nodes", &["ignore-nodes"]);

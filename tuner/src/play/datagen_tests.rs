@@ -42,6 +42,7 @@ fn append(path: &Path, bytes: &[u8]) {
 }
 
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
 fn a_resumed_run_writes_what_an_uninterrupted_one_writes() {
     let dir = TempDir::new("datagen");
     let go = AtomicBool::new(false);
@@ -110,6 +111,7 @@ fn random_plies_depend_on_the_pair_and_the_seed_alone() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
 fn every_format_holds_the_same_positions_and_scores_and_resumes() {
     use crate::dataset::stream::{read, ReadOptions};
     let dir = TempDir::new("datagen-formats");

@@ -269,6 +269,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(feature = "slow-tests"),
+        ignore = "slow: cargo test -p whetstone-tuner --features slow-tests"
+    )]
     fn the_game_set_does_not_depend_on_the_thread_count() {
         let one = play_all(1);
         assert_eq!(one.len(), 4);

@@ -159,6 +159,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(feature = "slow-tests"),
+        ignore = "slow: cargo test -p whetstone-tuner --features slow-tests"
+    )]
     fn a_loss_fails_and_a_gain_passes_and_a_decided_verification_resumes_to_itself() {
         let dir = TempDir::new("verify");
         // A fresh flag for each match: a decided SPRT raises it.
@@ -178,6 +182,10 @@ mod tests {
     /// A verification stopped mid-way (Ctrl-C) is an error, not a verdict; resumed, it ends where
     /// an uninterrupted one ends (one thread, so pairs finish in order).
     #[test]
+    #[cfg_attr(
+        not(feature = "slow-tests"),
+        ignore = "slow: cargo test -p whetstone-tuner --features slow-tests"
+    )]
     fn an_interrupted_verification_resumes_to_the_uninterrupted_verdict() {
         let dir = TempDir::new("verify-resume");
         let gained = contenders(crippled(), EvalParamSet::baked());

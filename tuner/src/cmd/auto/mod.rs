@@ -437,7 +437,10 @@ fn clock_confirms(
     if args.verify.verify_tc.is_some() {
         return Ok(true);
     }
-    eprintln!("the kept stages passed screens at fixed nodes; --bake needs a pass at a clock, so the final values play the start at {CLOCK}");
+    let clock = args.verify.confirm_tc.as_deref().unwrap_or(CLOCK);
+    eprintln!(
+        "the kept stages passed screens at fixed nodes; --bake needs a pass at a clock, so the final values play the start at {clock}"
+    );
     let contenders = Contenders {
         start_eval: start_eval.clone(),
         start_search: start_search.clone(),

@@ -58,6 +58,7 @@ fn measured(stage: &serde_json::Value) -> serde_json::Value {
 }
 
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
 fn two_cycles_run_every_stage_verify_each_tuning_stage_and_report_them() {
     let out = temp("cycles");
     run(&auto_args(&out, &["--cycles", "2"])).unwrap();
@@ -103,6 +104,7 @@ fn two_cycles_run_every_stage_verify_each_tuning_stage_and_report_them() {
 /// A run killed inside a stage (here: the Texel stage after 3 of its 6 epochs, checkpointed,
 /// before its verification) and resumed ends as the uninterrupted run ends.
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
 fn a_run_resumed_mid_stage_ends_as_the_uninterrupted_one() {
     let (a, b) = (temp("straight"), temp("resumed"));
     let extra = ["--stages", "datagen,texel", "--cycles", "1"];
@@ -158,6 +160,7 @@ fn a_run_resumed_mid_stage_ends_as_the_uninterrupted_one() {
 /// the next cycle starts from its values, and --bake bakes the run's values; a run where nothing
 /// passes leaves the build alone.
 #[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
 fn a_passed_stage_is_kept_and_baked_and_a_run_with_none_bakes_nothing() {
     let out = temp("bake");
     let root = scratch_root(&out);
@@ -190,6 +193,8 @@ fn a_passed_stage_is_kept_and_baked_and_a_run_with_none_bakes_nothing() {
             "--verify-bounds",
             "0",
             "50",
+            "--confirm-tc",
+            "0.5+0.005",
             "--bake",
             "--root",
             &root_arg,

@@ -198,7 +198,7 @@ fn every_tune_command_line_in_the_docs_parses() {
         .iter()
         .filter_map(|f| {
             let argv = std::iter::once("tune".to_string()).chain(f.arguments.iter().cloned());
-            crate::Cli::try_parse_from(argv).err().map(|e| {
+            whetstone_tuner::cmd::Cli::try_parse_from(argv).err().map(|e| {
                 let message = e.to_string();
                 let first = message.lines().next().unwrap_or("").to_string();
                 format!("{}:{}: `{}`\n    {first}", f.file, f.line, f.text)
@@ -375,7 +375,8 @@ fn the_extraction_follows_comments_continuations_and_quotes() {
     assert_eq!(tune_arguments(&words(codes[2])).unwrap(), ["pbil", "--only", "pst.*", "a # b"]);
     assert_eq!(tune_arguments(&words(codes[3])).unwrap(), ["export"]);
     assert_eq!(tune_arguments(&words(codes[4])), None);
-    assert!(crate::Cli::try_parse_from(["tune", "match", "--opponent", "a.toml", "--bogus"]).is_err());
+    assert!(whetstone_tuner::cmd::Cli::try_parse_from(["tune", "match", "--opponent", "a.toml", "--bogus"])
+        .is_err());
 }
 
 #[test]

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-use crate::play::limit::MoveLimit;
+use whetstone_tuner::play::limit::MoveLimit;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -366,8 +366,9 @@ fn every_test_preset_is_complete_and_plays_what_we_measured() {
 fn every_tune_preset_is_complete_and_matches_tune_spsa() {
     let presets: Vec<(String, TunePreset)> =
         laid_over_default(&load().tune_presets.expect("tune presets"), "tune_presets");
-    let space = crate::optim::space::Space::parse_openbench("x, int, 0, -10, 10, 1, 0.002", "x").unwrap();
-    let ours = crate::optim::spsa::Spsa::new(&space, 1000);
+    let space =
+        whetstone_tuner::optim::space::Space::parse_openbench("x, int, 0, -10, 10, 1, 0.002", "x").unwrap();
+    let ours = whetstone_tuner::optim::spsa::Spsa::new(&space, 1000);
     for (name, p) in &presets {
         let what = format!("tune preset `{name}`");
         time_control(p.dev_time_control.as_deref().or(p.both_time_control.as_deref()).expect(&what));
