@@ -44,6 +44,8 @@ pub enum FenError {
     ImpossibleEnPassant { square: Square, reason: String },
     #[error("bad {field} '{value}': expected a non-negative number")]
     BadCounter { field: &'static str, value: String },
+    #[error("two pieces on {0}")]
+    SquareTwice(Square),
     #[error("the side not to move ({0:?}) is in check")]
     OpponentInCheck(Color),
     #[error("the side to move is attacked by {0} pieces; at most two can give check")]
@@ -87,15 +89,36 @@ impl Position {
         let fullmove = parse_counter(fields.get(5), "fullmove number", 1)?.clamp(1, 1 << 30);
         pos.game_ply = (fullmove - 1) * 2 + (pos.side == Color::Black) as u32;
         pos.finish_setup();
+        check_checks(pos)
+    }
 
-        let them = !pos.side;
-        if pos.is_attacked_by(pos.king_square(them), pos.side, pos.occupied()) {
-            return Err(FenError::OpponentInCheck(them));
+    /// A position from its pieces and the side to move, with no castling rights, no en-passant
+    /// square and the move counters at 0 and 1: what a record of a binary training format
+    /// (bulletformat) holds. Checked as `from_fen` checks a placement (one king a side, no pawn on
+    /// a back rank, no square twice, the side not to move not in check); millions of records are
+    /// read this way, so no FEN text is built and parsed.
+    pub fn from_pieces(
+        pieces: impl IntoIterator<Item = (Piece, Square)>,
+        side: Color,
+    ) -> Result<Position, FenError> {
+        let mut pos = Position::empty();
+        for (piece, sq) in pieces {
+            if pos.piece_on(sq).is_some() {
+                return Err(FenError::SquareTwice(sq));
+            }
+            pos.put_piece(piece, sq);
         }
-        if pos.checkers().count() > 2 {
-            return Err(FenError::TooManyCheckers(pos.checkers().count()));
-        }
-        Ok(pos)
+        validate_material(&pos)?;
+        pos.side = side;
+        let rooks = [None; 4];
+        pos.castling_config = CastlingConfig::new(&pos, rooks);
+        pos.st.castling = CastlingRights(0);
+        pos.chess960 = is_chess960_setup(&pos, &rooks);
+        pos.st.en_passant = None;
+        pos.st.halfmove_clock = 0;
+        pos.game_ply = (side == Color::Black) as u32;
+        pos.finish_setup();
+        check_checks(pos)
     }
 
     /// The position as FEN. Castling is written as KQkq unless a castling rook is not the
@@ -186,6 +209,19 @@ fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> 
         }
     }
     Ok(())
+}
+
+/// The set-up position, refused when the side not to move is in check or the side to move is in
+/// a check no move can have given.
+fn check_checks(pos: Position) -> Result<Position, FenError> {
+    let them = !pos.side;
+    if pos.is_attacked_by(pos.king_square(them), pos.side, pos.occupied()) {
+        return Err(FenError::OpponentInCheck(them));
+    }
+    if pos.checkers().count() > 2 {
+        return Err(FenError::TooManyCheckers(pos.checkers().count()));
+    }
+    Ok(pos)
 }
 
 fn validate_material(pos: &Position) -> Result<(), FenError> {
@@ -323,6 +359,33 @@ mod tests {
             Ok(_) => panic!("'{fen}' was accepted"),
             Err(e) => e,
         }
+    }
+
+    #[test]
+    fn from_pieces_is_from_fen_without_castling_or_en_passant() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1",
+            "8/8/8/8/8/8/8/K6k b - - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let pieces = (0..64).map(Square::new).filter_map(|sq| pos.piece_on(sq).map(|p| (p, sq)));
+            let built = Position::from_pieces(pieces, pos.side_to_move()).unwrap();
+            assert_eq!((built.to_fen(), built.key()), (fen.to_string(), pos.key()));
+            assert!(built.is_consistent());
+        }
+        let king = Piece::new(Color::White, PieceType::King);
+        let twice = [(king, Square::new(4)), (Piece::new(Color::Black, PieceType::King), Square::new(4))];
+        assert!(matches!(Position::from_pieces(twice, Color::White), Err(FenError::SquareTwice(_))));
+        assert!(matches!(
+            Position::from_pieces([(king, Square::new(4))], Color::White),
+            Err(FenError::KingCount { .. })
+        ));
+        // The side not to move in check: a record no game can reach.
+        let rook = Piece::new(Color::White, PieceType::Rook);
+        let black_king = Piece::new(Color::Black, PieceType::King);
+        let checked = [(king, Square::new(4)), (rook, Square::new(56)), (black_king, Square::new(60))];
+        assert!(matches!(Position::from_pieces(checked, Color::White), Err(FenError::OpponentInCheck(_))));
     }
 
     #[test]

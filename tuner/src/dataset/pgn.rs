@@ -401,9 +401,8 @@ pub(crate) fn find_move(pos: &Position, san: &San) -> Result<Move, String> {
 }
 
 /// Reads PGN games from `reader` and calls `emit(fen, label)` for every kept position, in game order.
-// The tests' entry point; the commands read PGN through `openbench.rs`, which dedupes across an
-// archive's members with `extract_unseen`.
-#[allow(dead_code)]
+// The library's entry point for one PGN stream; the commands read PGN through `openbench.rs`,
+// which dedupes across an archive's members with `extract_unseen`.
 pub fn extract(
     reader: impl Read,
     options: &PgnOptions,

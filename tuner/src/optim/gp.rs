@@ -526,6 +526,10 @@ impl Gp {
         self.t.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+
     /// The point at kernel distance `|xi|` from `centre` in the direction `xi` takes in the
     /// embedded space (`centre`'s embedding plus `xi`, mapped back), reflected into the box: local
     /// candidates shaped by the metric, long along a ridge the kernel has learnt and short across.

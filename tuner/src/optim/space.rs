@@ -130,6 +130,10 @@ impl Space {
         self.dims.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.dims.is_empty()
+    }
+
     pub fn names(&self) -> Vec<String> {
         self.dims.iter().map(|d| d.name.clone()).collect()
     }

@@ -8,9 +8,6 @@
 //! (`fit.rs` for probed rows; a trace gives the Texel model's own `TraceStore`). `run.rs` runs
 //! either over a dataset. Settings are plain structs (`settings.rs`).
 
-// The commands (`tune texel --engine`) call into this later; until then only the tests do.
-#![allow(dead_code)]
-
 pub mod eval_probe;
 pub mod fit;
 pub mod journal;

@@ -8,8 +8,8 @@
 //!
 //! Records are read in blocks and rebuilt through the crate's `ChessBoard` (its piece iterator
 //! decodes the board); each is checked (piece codes, one king a side where the king squares
-//! say, result 0-2) and parsed by our FEN parser, so a corrupt record is named by its byte
-//! offset. A file whose length is not a multiple of 32 ends in a truncated record, reported so.
+//! say, result 0-2) and built as a position from its pieces (the checks of a FEN's placement,
+//! without writing and parsing one), so a corrupt record is named by its byte offset. A file whose length is not a multiple of 32 ends in a truncated record, reported so.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use bulletformat::{BulletFormat, ChessBoard};
-use whetstone::{Color, PieceType, Position};
+use whetstone::{Color, Piece, PieceType, Position, Square};
 
 use super::super::files::FileFormat;
 use super::super::load::progress_bar;
@@ -86,37 +86,13 @@ pub fn check_start(head: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// The record's position (the side to move as White) as FEN.
-fn fen_of(board: ChessBoard) -> String {
-    let mut squares = [b'.'; 64];
-    for (code, square) in board {
-        let letter = b"pnbrqk"[usize::from(code & 7)];
-        squares[usize::from(square)] = if code & 8 == 0 { letter.to_ascii_uppercase() } else { letter };
-    }
-    let mut fen = String::with_capacity(80);
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match squares[rank * 8 + file] {
-                b'.' => empty += 1,
-                letter => {
-                    if empty > 0 {
-                        fen.push((b'0' + empty) as char);
-                        empty = 0;
-                    }
-                    fen.push(letter as char);
-                }
-            }
-        }
-        if empty > 0 {
-            fen.push((b'0' + empty) as char);
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
-    fen.push_str(" w - - 0 1");
-    fen
+/// The record's position (the side to move as White), built from its pieces without a FEN.
+fn position_of(board: ChessBoard) -> Result<Position, whetstone::FenError> {
+    let pieces = board.into_iter().map(|(code, square)| {
+        let color = if code & 8 == 0 { Color::White } else { Color::Black };
+        (Piece::new(color, PieceType::ALL[usize::from(code & 7)]), Square::new(square))
+    });
+    Position::from_pieces(pieces, Color::White)
 }
 
 /// Reads every record of a bulletformat file into `sink`.
@@ -147,14 +123,13 @@ pub fn read(path: &Path, options: &ReadOptions, sink: &mut Sink) -> Result<ReadR
                 continue;
             }
             let board = board_of(record);
-            let fen = fen_of(board);
-            match Position::from_fen(&fen) {
+            match position_of(board) {
                 Ok(pos) => {
                     report.positions += 1;
                     let label = Label { outcome: board.result(), score: Some(i32::from(board.score())) };
                     sink(&pos, label)?;
                 }
-                Err(e) => report.broken(options.skip_broken, format!("{at}: bad board {fen}: {e}"))?,
+                Err(e) => report.broken(options.skip_broken, format!("{at}: bad board: {e}"))?,
             }
         }
         if n < block.len() {

@@ -48,6 +48,10 @@ impl Buckets {
         self.files.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
     pub fn push(&mut self, bucket: usize, index: u64, pos: &Position, label: Label) -> Result<()> {
         let score = label.score.map(|s| s.to_string()).unwrap_or_default();
         writeln!(self.files[bucket], "{index}\t{}\t{score}\t{}", pos.to_fen(), result_decimal(label.outcome))
@@ -77,7 +81,8 @@ pub struct BucketReader {
 }
 
 impl BucketReader {
-    pub fn next(&mut self) -> Result<Option<Spilled>> {
+    /// The next position of the bucket, or None at its end.
+    pub fn next_spilled(&mut self) -> Result<Option<Spilled>> {
         self.line.clear();
         if self.reader.read_line(&mut self.line).context("reading a temporary bucket file")? == 0 {
             return Ok(None);
@@ -88,7 +93,7 @@ impl BucketReader {
     /// Every position of the bucket.
     pub fn all(&mut self) -> Result<Vec<Spilled>> {
         let mut out = Vec::new();
-        while let Some(s) = self.next()? {
+        while let Some(s) = self.next_spilled()? {
             out.push(s);
         }
         Ok(out)

@@ -66,7 +66,7 @@ pub fn dedupe(
     let mut heap = BinaryHeap::new();
     let mut heads = Vec::with_capacity(readers.len());
     for (b, reader) in readers.iter_mut().enumerate() {
-        let head = reader.next()?;
+        let head = reader.next_spilled()?;
         if let Some(s) = &head {
             heap.push(Reverse((s.index, b)));
         }
@@ -76,7 +76,7 @@ pub fn dedupe(
         let s = heads[b].take().expect("a bucket in the heap has a head");
         out.write(&s.position()?, s.label)?;
         result.kept += 1;
-        heads[b] = readers[b].next()?;
+        heads[b] = readers[b].next_spilled()?;
         if let Some(next) = &heads[b] {
             heap.push(Reverse((next.index, b)));
         }
