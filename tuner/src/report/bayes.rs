@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::images::{self, Image, LineChart, Series, PALETTE};
+use super::charts::{self, Image, LineChart, Series, PALETTE};
 
 /// The optimum and the ranges of the points predicted within one and two standard deviations of
 /// it, per parameter (values), after one step.
@@ -83,7 +83,7 @@ pub fn plots(run_dir: &Path, dir: &Path) -> Result<Vec<Image>> {
     let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let data: BayesPlots =
         serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
-    images::check_font()?;
+    charts::check_font()?;
     let mut out = Vec::new();
     if !data.paired.is_empty() {
         let file = "bayes-objective.png".to_string();
@@ -114,7 +114,7 @@ pub fn plots(run_dir: &Path, dir: &Path) -> Result<Vec<Image>> {
             series: &series,
             x_labels: None,
         };
-        images::line_chart(&dir.join(&file), &chart).with_context(|| format!("drawing {file}"))?;
+        charts::line_chart(&dir.join(&file), &chart).with_context(|| format!("drawing {file}"))?;
         out.push(Image::new(file, title, "run"));
     }
     if data.history.len() >= 2 {
@@ -139,7 +139,7 @@ pub fn plots(run_dir: &Path, dir: &Path) -> Result<Vec<Image>> {
             ];
             let chart =
                 LineChart { title: &title, x_desc: "step", y_desc: name, series: &series, x_labels: None };
-            images::line_chart(&dir.join(&file), &chart).with_context(|| format!("drawing {file}"))?;
+            charts::line_chart(&dir.join(&file), &chart).with_context(|| format!("drawing {file}"))?;
             out.push(Image::new(file, title, "run"));
         }
     }

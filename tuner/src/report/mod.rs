@@ -1,7 +1,8 @@
 //! Reports: `tune report` and the report every tuning run leaves behind: the parameters as an
-//! Excel workbook (`workbook.rs`), PNG heat maps and curves, plots of the run's logs
-//! (`images.rs`, and `bayes.rs` for a Bayesian run's model), and an offline `index.html` showing
-//! all of it (`html.rs`); also a readable
+//! Excel workbook (`workbook.rs`); PNG pictures drawn with the charts of `charts.rs`: of the
+//! evaluation terms (`term_pictures.rs`), of the run's logs (`run_plots.rs`) and of a Bayesian
+//! run's model (`bayes.rs`); and an offline `index.html` showing all of it (`page.rs` renders
+//! it, its sections come from `param_sections.rs` and `run_sections.rs`); also a readable
 //! summary of a Texel run and its loss curve.
 //!
 //! What the parts share lives here: the header's names of the file shown and of the baseline
@@ -9,8 +10,12 @@
 //! elements no position can use ([`unused`]) and the largest changes ([`largest_changes`]).
 
 pub mod bayes;
-pub mod html;
-pub mod images;
+pub mod charts;
+pub mod page;
+pub mod param_sections;
+pub mod run_plots;
+pub mod run_sections;
+pub mod term_pictures;
 pub mod workbook;
 
 use std::path::Path;
@@ -58,10 +63,10 @@ pub fn loss_curve(path: &Path, log: &[EpochLog]) -> Result<()> {
     if log.len() < 2 {
         return Ok(());
     }
-    let line = |name: &str, colour: usize, loss: fn(&EpochLog) -> f64| images::Series {
+    let line = |name: &str, colour: usize, loss: fn(&EpochLog) -> f64| charts::Series {
         name: name.to_string(),
         points: log.iter().map(|e| (e.epoch as f64, loss(e))).collect(),
-        colour: images::PALETTE[colour],
+        colour: charts::PALETTE[colour],
         dashed: false,
         markers: log.len() <= 30,
         frozen: Vec::new(),
@@ -70,14 +75,14 @@ pub fn loss_curve(path: &Path, log: &[EpochLog]) -> Result<()> {
     if log.iter().any(|e| e.valid_loss.is_finite()) {
         series.push(line("validation", 3, |e| e.valid_loss));
     }
-    let chart = images::LineChart {
+    let chart = charts::LineChart {
         title: "Texel tuning: mean squared error by epoch",
         x_desc: "epoch",
         y_desc: "mean squared error",
         series: &series,
         x_labels: None,
     };
-    images::line_chart(path, &chart)
+    charts::line_chart(path, &chart)
 }
 
 /// What the report's header names: the params file shown and the baseline it is compared
@@ -92,7 +97,7 @@ pub struct Labels {
 impl Labels {
     /// The labels a run folder implies: the values shown are its `tuned.toml` (written before
     /// the report), the baseline the params file it started from (`options.params` of its
-    /// `run.json`, an object or the Rust debug string of the tuner's options).
+    /// `run.json`).
     pub fn from_run(run_dir: &Path) -> Labels {
         let tuned = run_dir.join("tuned.toml");
         let params = tuned.exists().then(|| tuned.display().to_string());
@@ -114,7 +119,8 @@ fn read_json(path: &Path) -> Option<serde_json::Value> {
 }
 
 /// The `params` option of a run: a key of the options object (at the top or one level down, as
-/// in `{"common": {"params": ...}}`), or a field `params: "..."` of a Rust debug string.
+/// in `{"common": {"params": ...}}`), or of such an object written as a JSON string. Options
+/// stored as any other text (the Debug string older runs wrote) name none.
 pub fn options_params(options: &serde_json::Value) -> Option<String> {
     match options {
         serde_json::Value::Object(map) => map
@@ -123,34 +129,10 @@ pub fn options_params(options: &serde_json::Value) -> Option<String> {
             .or_else(|| map.values().filter(|v| v.is_object()).find_map(options_params)),
         serde_json::Value::String(text) => match serde_json::from_str::<serde_json::Value>(text) {
             Ok(value @ serde_json::Value::Object(_)) => options_params(&value),
-            _ => debug_field(text, "params"),
+            _ => None,
         },
         _ => None,
     }
-}
-
-/// The string value of field `name` in a Rust debug string (`Args { params: "a.toml", .. }`):
-/// the first `name: "` not preceded by a letter, digit or `_`, read up to its closing quote.
-fn debug_field(text: &str, name: &str) -> Option<String> {
-    let key = format!("{name}: \"");
-    let mut from = 0;
-    while let Some(at) = text[from..].find(&key).map(|i| i + from) {
-        let before = text[..at].chars().next_back();
-        if before.is_none_or(|c| !(c.is_alphanumeric() || c == '_')) {
-            let mut out = String::new();
-            let mut chars = text[at + key.len()..].chars();
-            while let Some(c) = chars.next() {
-                match c {
-                    '"' => return Some(out),
-                    '\\' => out.push(chars.next()?),
-                    c => out.push(c),
-                }
-            }
-            return None;
-        }
-        from = at + key.len();
-    }
-    None
 }
 
 /// Values a tuning run left at their start because they were seen in too few positions
@@ -340,12 +322,12 @@ pub fn write_report_labelled(
     workbook::write(params, baseline, &frozen, &out.join("eval.xlsx"))?;
     let mut notes = Vec::new();
     let (mut tables, mut run_images) = (Vec::new(), Vec::new());
-    match images::check_font() {
+    match charts::check_font() {
         Ok(()) => {
-            tables.extend(images::heat_maps(params, baseline, &frozen, out)?);
-            tables.extend(images::curves(params, baseline, &frozen, out)?);
+            tables.extend(term_pictures::heat_maps(params, baseline, &frozen, out)?);
+            tables.extend(term_pictures::curves(params, baseline, &frozen, out)?);
             if let Some(dir) = run_dir {
-                run_images = images::log_plots(dir, out)?;
+                run_images = run_plots::log_plots(dir, out)?;
                 run_images.extend(bayes::plots(dir, out)?);
             }
         }
@@ -356,20 +338,20 @@ pub fn write_report_labelled(
     }
     let mut sections = Vec::new();
     if let Some(dir) = run_dir {
-        sections.extend(html::run_sections(dir, &run_images)?);
+        sections.extend(run_sections::run_sections(dir, &run_images)?);
     }
     if let Some(base) = baseline {
-        sections.push(html::changes_section(params, base, &frozen, LARGEST_CHANGES));
+        sections.push(param_sections::changes_section(params, base, &frozen, LARGEST_CHANGES));
     }
     if !frozen.is_empty() {
-        sections.push(html::frozen_section(params, &frozen));
+        sections.push(param_sections::frozen_section(params, &frozen));
     }
-    sections.extend(html::param_sections(params, baseline, &frozen, &tables));
-    let mut first = vec![html::Block::Text(
+    sections.extend(param_sections::param_sections(params, baseline, &frozen, &tables));
+    let mut first = vec![page::Block::Text(
         "The parameters as an Excel workbook (boards with colour scales, material-normalised and mirrored tables, Rust arrays): eval.xlsx".to_string(),
     )];
-    first.extend(notes.into_iter().map(html::Block::Text));
-    sections.insert(0, html::Section { title: "Files".to_string(), body: first });
+    first.extend(notes.into_iter().map(page::Block::Text));
+    sections.insert(0, page::Section { title: "Files".to_string(), body: first });
     let shown = labels.params.clone().unwrap_or_else(|| "the values given (no file named)".into());
     let against = match (baseline, &labels.baseline) {
         (None, _) => "none".to_string(),
@@ -388,7 +370,7 @@ pub fn write_report_labelled(
         ));
     }
     metadata.push(("written".to_string(), crate::run::now()));
-    let page = html::Page {
+    let page = page::Page {
         title: match run_dir {
             Some(dir) => format!("Whetstone tuning run {}", dir.display()),
             None => "Whetstone evaluation parameters".to_string(),
@@ -396,7 +378,7 @@ pub fn write_report_labelled(
         metadata,
         sections,
     };
-    html::write_index(out, &page)
+    page::write_index(out, &page)
 }
 
 #[cfg(test)]
@@ -411,11 +393,7 @@ mod tests {
     }
 
     #[test]
-    fn the_params_option_of_either_kind_of_run_json() {
-        let debug = serde_json::json!(
-            "PbilArgs { common: TuneArgs { search_params: Some(\"s.toml\"), params: \"params/eval.toml\", only: [] }, generations: None }"
-        );
-        assert_eq!(options_params(&debug).as_deref(), Some("params/eval.toml"));
+    fn the_params_option_of_a_run_json() {
         let texel = serde_json::json!({"data": ["a.epd"], "params": "p.toml"});
         assert_eq!(options_params(&texel).as_deref(), Some("p.toml"));
         let nested =
@@ -423,8 +401,10 @@ mod tests {
         assert_eq!(options_params(&nested).as_deref(), Some("q.toml"));
         let as_text = serde_json::json!("{\"params\": \"r.toml\"}");
         assert_eq!(options_params(&as_text).as_deref(), Some("r.toml"));
-        assert_eq!(options_params(&serde_json::json!("Args { search_params: \"s.toml\" }")), None);
-        assert_eq!(debug_field(r#"A { params: "a \"b\".toml" }"#, "params").as_deref(), Some("a \"b\".toml"));
+        // Options an older run stored as a Debug string name no file.
+        let debug = serde_json::json!("PbilArgs { common: TuneArgs { params: \"params/eval.toml\" } }");
+        assert_eq!(options_params(&debug), None);
+        assert_eq!(options_params(&serde_json::json!(3)), None);
     }
 
     #[test]
@@ -519,7 +499,7 @@ mod tests {
         let out = run.join("report");
         std::fs::write(
             run.join("run.json"),
-            r#"{"tool":"pbil","command":"tune pbil","options":"PbilArgs { common: TuneArgs { params: \"params/eval.toml\" } }"}"#,
+            r#"{"tool":"pbil","command":"tune pbil","options":{"common":{"params":"params/eval.toml"}}}"#,
         )
         .unwrap();
         std::fs::write(run.join("tuned.toml"), "").unwrap();
@@ -535,7 +515,7 @@ mod tests {
         let html = std::fs::read_to_string(&index).unwrap();
         let shown = format!(
             "<tr><th>shown</th><td>{}</td></tr>",
-            html::escape(&run.join("tuned.toml").display().to_string())
+            page::escape(&run.join("tuned.toml").display().to_string())
         );
         assert!(html.contains(&shown), "{shown}");
         assert!(html.contains("<tr><th>baseline</th><td>params/eval.toml (the run&#39;s start)</td></tr>"));
@@ -549,6 +529,20 @@ mod tests {
         assert!(html.contains("<tr><th>shown</th><td>mine.toml</td></tr>"));
         assert!(html.contains("<tr><th>baseline</th><td>none</td></tr>"));
         assert!(!html.contains("<h2>Largest changes</h2>"));
+        std::fs::remove_dir_all(&run).unwrap();
+    }
+
+    #[test]
+    fn an_old_run_json_with_options_as_a_debug_string_still_gives_a_report() {
+        let run = temp_dir("debug-options");
+        let options = r#"PbilArgs { common: TuneArgs { params: \"params/eval.toml\" }, window: 16 }"#;
+        std::fs::write(run.join("run.json"), format!(r#"{{"tool":"pbil","options":"{options}"}}"#)).unwrap();
+        assert_eq!(Labels::from_run(&run).baseline, None, "the text names no file");
+        let params = whetstone::eval::EvalParamSet::baked().into_set();
+        let index = write_report(&params, Some(&params), Some(&run), &run.join("report")).unwrap();
+        let html = std::fs::read_to_string(&index).unwrap();
+        assert!(html.contains("<tr><th>baseline</th><td>a baseline (no file named)</td></tr>"));
+        assert!(html.contains("<tr><th>options</th><td>PbilArgs { common: TuneArgs { params: &quot;"));
         std::fs::remove_dir_all(&run).unwrap();
     }
 }

@@ -375,8 +375,8 @@ fn terms_sheet(
                     .set_categories(("terms", first, 1, row - 1, 1))
                     .set_values(("terms", first, col, row - 1, col));
             }
-            chart.x_axis().set_name(super::images::element_axis(term).desc.as_str());
-            chart.y_axis().set_name(super::images::value_unit(term));
+            chart.x_axis().set_name(super::term_pictures::element_axis(term).desc.as_str());
+            chart.y_axis().set_name(super::term_pictures::value_unit(term));
             sheet.insert_chart(chart_row, chart_col, &chart)?;
             chart_row += 16;
         }
@@ -396,7 +396,7 @@ fn terms_sheet(
 }
 
 /// The king-safety curve: attack units to penalty, middle game and end game, with a chart of the
-/// part worth drawing (see [`super::images::king_curve_reach`]).
+/// part worth drawing (see [`super::term_pictures::king_curve_reach`]).
 fn curve_sheet(sheet: &mut Worksheet, params: &ParamSet, f: &Formats) -> Result<(), XlsxError> {
     sheet.set_name("king curve")?;
     let (Some(scale), Some(power)) =
@@ -408,7 +408,8 @@ fn curve_sheet(sheet: &mut Worksheet, params: &ParamSet, f: &Formats) -> Result<
         sheet.write_string_with_format(0, c as u16, *h, &f.header)?;
     }
     let (mg, eg) = (king_curve(scale.mg[0], power.mg[0]), king_curve(scale.eg[0], power.mg[0]));
-    let reach = super::images::king_curve_reach(&[&mg, &eg], super::images::decisive_penalty(params));
+    let reach =
+        super::term_pictures::king_curve_reach(&[&mg, &eg], super::term_pictures::decisive_penalty(params));
     let step = 10;
     let mut chart_end = 1u32;
     for (i, units) in (0..=MAX_KING_UNITS).step_by(step).enumerate() {
