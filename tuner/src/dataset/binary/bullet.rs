@@ -109,17 +109,20 @@ pub fn read(path: &Path, options: &ReadOptions, sink: &mut Sink) -> Result<ReadR
         bar.inc(n as u64);
         for record in block[..n].chunks(RECORD) {
             report.units += 1;
-            let at = format!("{name}: record {} at byte {offset}", report.units);
+            // Said only for a broken record: formatting it for each of millions costs more than
+            // building the position.
+            let (units, at_byte) = (report.units, offset);
+            let at = || format!("{name}: record {units} at byte {at_byte}");
             offset += RECORD as u64;
             if record.len() < RECORD {
                 report.broken(
                     options.skip_broken,
-                    format!("{at}: truncated ({} of {RECORD} bytes)", record.len()),
+                    format!("{}: truncated ({} of {RECORD} bytes)", at(), record.len()),
                 )?;
                 continue;
             }
             if let Err(why) = check_record(record) {
-                report.broken(options.skip_broken, format!("{at}: {why}"))?;
+                report.broken(options.skip_broken, format!("{}: {why}", at()))?;
                 continue;
             }
             let board = board_of(record);
@@ -129,7 +132,7 @@ pub fn read(path: &Path, options: &ReadOptions, sink: &mut Sink) -> Result<ReadR
                     let label = Label { outcome: board.result(), score: Some(i32::from(board.score())) };
                     sink(&pos, label)?;
                 }
-                Err(e) => report.broken(options.skip_broken, format!("{at}: bad board: {e}"))?,
+                Err(e) => report.broken(options.skip_broken, format!("{}: bad board: {e}", at()))?,
             }
         }
         if n < block.len() {
