@@ -14,8 +14,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::verify_args::VerifyArgs;
-use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
+use super::args::tune::TuneArgs;
+use super::args::verify::VerifyArgs;
+use crate::fitness::setup::{FitnessKind, Setup};
 use crate::fitness::{step_seed, Games};
 use crate::optim::acquisition::Acquisition;
 use crate::optim::bayes::{Bayes, BayesSettings, Estimate, MetricKind};
@@ -196,7 +197,7 @@ pub fn run(args: &BayesArgs) -> Result<()> {
     setup.run.write_meta("bayes", args, args.common.resume, Some(extra.clone()))?;
     crate::export::finish_tuning(
         &setup,
-        &args.common,
+        &args.common.settings(),
         &verify,
         &values,
         state.games.played(),

@@ -2,7 +2,8 @@
 //! writes its files; the Texel loss as an exact fitness; bad input refused before any work.
 
 use super::*;
-use crate::fitness::setup::tests::{small_dataset, tuner_args};
+use crate::cmd::args::tuner_args;
+use crate::fitness::setup::tests::small_dataset;
 
 fn temp(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("whetstone-bayes-{name}-{}", std::process::id()));

@@ -10,8 +10,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::verify_args::VerifyArgs;
-use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
+use super::args::tune::TuneArgs;
+use super::args::verify::VerifyArgs;
+use crate::fitness::setup::{FitnessKind, Setup};
 use crate::fitness::{step_seed, Games};
 use crate::optim::clop::{Clop, ClopSettings, Correlations};
 use crate::optim::clop_problems::{simple_regret, Problem};
@@ -138,7 +139,7 @@ pub fn run(args: &ClopArgs) -> Result<()> {
     setup.run.write_meta("clop", args, args.common.resume, Some(extra.clone()))?;
     crate::export::finish_tuning(
         &setup,
-        &args.common,
+        &args.common.settings(),
         &verify,
         &values,
         state.games.played(),
@@ -239,7 +240,7 @@ fn problem(args: &ClopArgs, name: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fitness::setup::tests::tuner_args;
+    use crate::cmd::args::tuner_args;
 
     fn args(dir: &std::path::Path, extra: &[&str]) -> ClopArgs {
         let script =

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::play::args::{EngineArgs, PlayArgs};
+use super::args::choices;
+use super::args::play::{EngineArgs, PlayArgs};
 use crate::play::datagen::{self, DatagenPlan, PositionFormat};
 use crate::play::runner::Contestant;
 use crate::run::RunDir;
@@ -42,7 +43,7 @@ pub struct DatagenArgs {
     pub out: PathBuf,
     /// The positions file's format: epd (`ce` and `c9`), text (`fen | score | result`) or
     /// viriformat (game chains for NNUE trainers); every one carries the engine's scores.
-    #[arg(long, value_enum, default_value_t = PositionFormat::Epd)]
+    #[arg(long, value_parser = choices::position_format(), default_value_t = PositionFormat::Epd)]
     pub format: PositionFormat,
     /// Continue the run in --out where it stopped.
     #[arg(long)]
@@ -57,11 +58,8 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
     if args.resume {
         datagen::check_resumable(&args.out)?;
     }
-    let mut play = args.play.clone();
-    if play.nodes.is_none() && play.depth.is_none() && play.tc.is_none() {
-        play.nodes = Some(DEFAULT_NODES);
-    }
-    let settings = play.settings()?;
+    let play = args.play.settings();
+    let settings = play.game_settings_at(play.limit.resolve_or_nodes(DEFAULT_NODES)?);
     let engine = args.engine.contestant(&play)?;
     if let Contestant::External(spec) = &engine {
         // Every option named, checked against what the engine declares, before the run starts.
@@ -75,10 +73,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
     let openings = play.opening_schedule(book.len(), pairs)?.into_iter().map(|i| book[i].clone()).collect();
     println!(
         "datagen: {pairs} pairs, {}, {} threads, book {book_name}, {} random plies, seed {}",
-        settings.limit,
-        play.concurrency(),
-        args.random_plies,
-        play.seed
+        settings.limit, play.concurrency, args.random_plies, play.seed
     );
     let plan = DatagenPlan {
         engine,
@@ -87,7 +82,7 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
         random_plies: args.random_plies,
         skip_plies: args.skip_plies,
         seed: play.seed,
-        concurrency: play.concurrency(),
+        concurrency: play.concurrency,
         quiet: play.quiet,
         event: "tune datagen".to_string(),
         format: args.format,

@@ -7,13 +7,14 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use crate::play::args::{distinct_names, EngineArgs, PlayArgs};
+use super::args::play::{EngineArgs, PlayArgs};
 use crate::play::identity::RunIdentity;
 use crate::play::journal::{missing_pairs, PairEntry, PairJournal};
 use crate::play::opponents::{load_opponents, table};
 use crate::play::output::PgnFile;
 use crate::play::pgn_out::PgnContext;
 use crate::play::runner::{self, Flow, PairJob};
+use crate::play::settings::distinct_names;
 use crate::play::stats::performance_rating;
 use crate::play::tally::{Failures, GameSummary, Tally};
 use crate::run::{game_bar, RunDir};
@@ -76,17 +77,18 @@ const FILES: [&str; 4] = ["engine", "engine_search", "opponents", "book"];
 
 pub fn run(args: &GauntletArgs) -> Result<()> {
     let started = Instant::now();
-    let settings = args.play.settings()?;
+    let play = args.play.settings();
+    let settings = play.game_settings()?;
     let opponents = load_opponents(&args.opponents)?;
-    let mut contestants = vec![args.engine.contestant(&args.play)?];
+    let mut contestants = vec![args.engine.contestant(&play)?];
     contestants.extend(opponents.iter().map(|o| o.contestant.clone()));
     distinct_names(&mut contestants);
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
     let pairs = args.games.div_ceil(2) as usize;
-    let (openings, book_name) = args.play.openings()?;
-    let schedule = args.play.opening_schedule(openings.len(), pairs)?;
+    let (openings, book_name) = play.openings()?;
+    let schedule = play.opening_schedule(openings.len(), pairs)?;
     // Round by round over the opponents, so that a run stopped early is still balanced.
     let jobs: Vec<PairJob> = schedule
         .iter()
@@ -117,7 +119,7 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
     let todo_jobs: Vec<PairJob> = todo.iter().map(|&i| jobs[i].clone()).collect();
     let context = PgnContext::new(&format!("tune gauntlet {ours}"), settings.limit.pgn_tag());
     let mut pgn = PgnFile::open(&args.out, context, args.resume)?;
-    let concurrency = args.play.concurrency();
+    let concurrency = play.concurrency;
     println!(
         "gauntlet: {ours} against {} opponents, {} games each, {}, {concurrency} threads, book {book_name}",
         opponents.len(),

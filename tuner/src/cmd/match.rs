@@ -8,11 +8,12 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use crate::play::args::{distinct_names, EngineArgs, PlayArgs};
+use super::args::play::{EngineArgs, PlayArgs};
 use crate::play::identity::RunIdentity;
 use crate::play::match_run::{play_match, MatchPlan};
 use crate::play::output::GAMES_FILE;
 use crate::play::runner::Contestant;
+use crate::play::settings::distinct_names;
 use crate::play::stats::{EloModel, Sprt};
 use crate::run::RunDir;
 
@@ -88,28 +89,29 @@ impl MatchArgs {
 pub fn run(args: &MatchArgs) -> Result<()> {
     let started = Instant::now();
     let sprt = args.sprt()?;
-    let settings = args.play.settings()?;
+    let play = args.play.settings();
+    let settings = play.game_settings()?;
     let mut contestants = [
-        args.engine.contestant(&args.play)?,
-        args.play.contestant(&args.opponent, args.opponent_search.as_deref(), &args.opponent_option)?,
+        args.engine.contestant(&play)?,
+        play.contestant(&args.opponent, args.opponent_search.as_deref(), &args.opponent_option)?,
     ];
     distinct_names(&mut contestants);
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
     let pairs = args.games.div_ceil(2) as usize;
-    let (openings, book_name) = args.play.openings()?;
-    let jobs = args.play.match_jobs(&openings, pairs)?;
+    let (openings, book_name) = play.openings()?;
+    let jobs = play.match_jobs(&openings, pairs)?;
     let title = format!("{} vs {}", contestants[0].name(), contestants[1].name());
     let out = args.out.clone().unwrap_or_else(|| default_out(&contestants));
-    let concurrency = args.play.concurrency();
+    let concurrency = play.concurrency;
     let plan = MatchPlan {
         contestants,
         settings: settings.clone(),
         jobs,
         sprt,
         concurrency,
-        quiet: args.play.quiet,
+        quiet: play.quiet,
         event: format!("tune match {title}"),
         identity: RunIdentity::from_options(args, &NOT_DEFINING, &FILES)?,
     };

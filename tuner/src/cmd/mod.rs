@@ -1,8 +1,10 @@
-//! The command line: one file per subcommand (its argument struct and its `run`), and the table
-//! below that names them. Nothing else lives here, and nothing below imports it: a command only
-//! parses options and strings the library's layers together (`dataset/` → `model/` → `optim/`
+//! The command line: one file per subcommand (its argument struct and its `run`), the options
+//! several commands share (`args/`, each resolving to a plain settings type of the library), and
+//! the table below that names them. Nothing else lives here, and nothing below imports it or sees
+//! a clap type: a command only parses options and strings the library's layers together (`dataset/` → `model/` → `optim/`
 //! fed by `fitness/`, games in `play/`, over `run/`, then `export` and `report/`).
 
+pub mod args;
 pub mod auto;
 pub mod bayes;
 pub mod bench;
@@ -17,7 +19,6 @@ pub mod report;
 pub mod spsa;
 pub mod texel;
 pub mod verify;
-pub mod verify_args;
 
 #[cfg(test)]
 mod advice_tests;

@@ -12,8 +12,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use super::verify_args::VerifyArgs;
-use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
+use super::args::tune::TuneArgs;
+use super::args::verify::VerifyArgs;
+use crate::fitness::setup::{FitnessKind, Setup};
 use crate::fitness::{step_seed, Games};
 use crate::optim::pbil::{Pbil, PbilSettings, Update, NATURAL_LEARNING_RATE};
 use crate::play::stats::elo_from_score;
@@ -198,7 +199,7 @@ pub fn run(args: &PbilArgs) -> Result<()> {
     setup.run.write_meta("pbil", args, args.common.resume, Some(extra.clone()))?;
     crate::export::finish_tuning(
         &setup,
-        &args.common,
+        &args.common.settings(),
         &verify,
         &values,
         state.games.played(),
@@ -343,7 +344,7 @@ fn optimise(args: &PbilArgs, setup: &Setup, generations: usize) -> Result<State>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fitness::setup::tests::tuner_args;
+    use crate::cmd::args::tuner_args;
 
     fn args(out: &std::path::Path, extra: &[&str]) -> PbilArgs {
         let data = crate::fitness::setup::tests::small_dataset();

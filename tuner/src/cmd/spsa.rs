@@ -13,9 +13,10 @@ use serde::{Deserialize, Serialize};
 use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
-use super::verify_args::VerifyArgs;
+use super::args::tune::TuneArgs;
+use super::args::verify::VerifyArgs;
 use crate::export::Found;
-use crate::fitness::setup::{FitnessKind, Setup, TuneArgs};
+use crate::fitness::setup::{FitnessKind, Setup};
 use crate::fitness::{step_seed, Games};
 use crate::optim::openbench::import_openbench;
 use crate::optim::spsa::{Perturbation, Spsa};
@@ -136,7 +137,7 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
     setup.run.write_meta("spsa", args, args.common.resume, Some(extra.clone()))?;
     crate::export::finish_tuning(
         &setup,
-        &args.common,
+        &args.common.settings(),
         &verify,
         state.spsa.values(),
         state.games.played(),
@@ -181,7 +182,7 @@ fn import(args: &SpsaArgs, path: &std::path::Path, verify: &VerifySettings) -> R
         run.path().display()
     );
     // --resume continues a killed verification from its journal.
-    crate::export::conclude(&run, &found, verify, &args.common.play, args.common.resume).map(drop)
+    crate::export::conclude(&run, &found, verify, &args.common.play.settings(), args.common.resume).map(drop)
 }
 
 /// Runs (or resumes) the iterations; `halt_at` stops early as a kill would (tests).
@@ -264,7 +265,7 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fitness::setup::tests::tuner_args;
+    use crate::cmd::args::tuner_args;
 
     fn args(out: &std::path::Path, extra: &[&str]) -> SpsaArgs {
         tuner_args(out, extra)

@@ -16,15 +16,15 @@ use whetstone::eval::EvalParamSet;
 use whetstone::params::ParamSet;
 use whetstone::search::SearchParamSet;
 
-use super::verify_args::VerifyArgs;
+use super::args::play::PlayArgs;
+use super::args::recipe::RecipeArgs;
+use super::args::verify::VerifyArgs;
 use crate::export::{conclude, finish_run, Found};
-use crate::fitness::setup::RecipeArgs;
 use crate::model::prior::Prior;
 use crate::model::recipe::FitRecipe;
 use crate::model::store::shuffle;
 use crate::model::{blended_targets, load_traces, sample_games, split, Data, Kernel, Layout, Model};
 use crate::optim::{local_search_pass, Adam};
-use crate::play::args::PlayArgs;
 use crate::report;
 use crate::run::provenance::Provenance;
 use crate::run::{EpochLog, RunDir, Steps};
@@ -468,7 +468,7 @@ fn finish(
     );
     let mut play = PlayArgs::defaults();
     (play.concurrency, play.seed, play.quiet) = (args.concurrency, args.seed, args.quiet);
-    conclude(&run, &found, verify, &play, args.resume).map(drop)
+    conclude(&run, &found, verify, &play.settings(), args.resume).map(drop)
 }
 
 #[cfg(test)]
@@ -485,7 +485,7 @@ mod tests {
 
     fn args(out: &Path, epochs: usize, resume: bool) -> TexelArgs {
         TexelArgs {
-            verify: crate::run::clap_defaults(),
+            verify: crate::cmd::args::clap_defaults(),
             params: PathBuf::from("params/eval.toml"),
             search_params: None,
             recipe: RecipeArgs::default(),

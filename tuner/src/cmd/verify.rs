@@ -10,9 +10,9 @@ use anyhow::{bail, Result};
 use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
-use super::verify_args::VerifyGames;
+use super::args::play::PlayArgs;
+use super::args::verify::VerifyGames;
 use crate::export::{play_verification, record, START_EVAL, START_SEARCH};
-use crate::play::args::PlayArgs;
 use crate::run::RunDir;
 use crate::verify::{Contenders, Standing, VerifySettings};
 
@@ -42,7 +42,7 @@ pub fn run(args: &VerifyRunArgs) -> Result<()> {
     let run = RunDir::create(&args.run)?;
     let standing = if contenders.changed() {
         // An earlier verification with the same settings continues from its journal.
-        Standing::Verified(play_verification(&run, &contenders, &settings, &args.play, true)?)
+        Standing::Verified(play_verification(&run, &contenders, &settings, &args.play.settings(), true)?)
     } else {
         Standing::Unchanged
     };

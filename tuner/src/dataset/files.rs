@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use super::binary::{bullet, viri};
 
 /// A dataset file format, as `--from`/`--to` name it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FileFormat {
     /// `<4-field FEN> [ce <score>;] c9 "1-0";` (.epd; reading accepts every text line format)
@@ -36,7 +36,37 @@ pub enum FileFormat {
 
 impl fmt::Display for FileFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = match self {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for FileFormat {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<FileFormat, String> {
+        FileFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == text)
+            .ok_or_else(|| format!("`{text}` is no dataset format"))
+    }
+}
+
+impl FileFormat {
+    pub const ALL: [FileFormat; 9] = [
+        FileFormat::Epd,
+        FileFormat::Ethereal,
+        FileFormat::Csv,
+        FileFormat::Text,
+        FileFormat::Viriformat,
+        FileFormat::Bulletformat,
+        FileFormat::Binpack,
+        FileFormat::Pgn,
+        FileFormat::Archive,
+    ];
+
+    /// The format's name, as `--from`/`--to` and run.json write it.
+    pub fn name(self) -> &'static str {
+        match self {
             FileFormat::Epd => "epd",
             FileFormat::Ethereal => "ethereal",
             FileFormat::Csv => "csv",
@@ -46,12 +76,9 @@ impl fmt::Display for FileFormat {
             FileFormat::Binpack => "binpack",
             FileFormat::Pgn => "pgn",
             FileFormat::Archive => "archive",
-        };
-        f.write_str(name)
+        }
     }
-}
 
-impl FileFormat {
     /// One of the text line formats (all read by the same per-line parser).
     pub fn is_text(self) -> bool {
         matches!(self, FileFormat::Epd | FileFormat::Ethereal | FileFormat::Csv | FileFormat::Text)

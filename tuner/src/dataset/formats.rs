@@ -23,8 +23,8 @@ use whetstone::Position;
 
 use super::{Label, Outcome};
 
-/// An output line format (`tune dataset convert --format`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// An output line format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
     /// `<4-field FEN> c9 "1-0";` (zurichess quiet-labeled.epd style; the move counters are dropped)
     Epd,

@@ -14,9 +14,9 @@ use whetstone::eval::EvalParamSet;
 use whetstone::params::{CheckedSet, Layout, ParamSet};
 use whetstone::search::SearchParamSet;
 
-use crate::fitness::setup::{Setup, TuneArgs};
+use crate::fitness::setup::{Setup, TuneSettings};
 use crate::optim::space::Slot;
-use crate::play::args::PlayArgs;
+use crate::play::settings::MatchSettings;
 use crate::run::advice::{advice, Baking};
 use crate::run::provenance::{self, Provenance};
 use crate::run::RunDir;
@@ -168,7 +168,7 @@ pub fn conclude(
     run: &RunDir,
     found: &Found,
     verify: &VerifySettings,
-    play: &PlayArgs,
+    play: &MatchSettings,
     resume: bool,
 ) -> Result<Standing> {
     let standing = if !found.changed() {
@@ -199,7 +199,7 @@ pub fn play_verification(
     run: &RunDir,
     contenders: &Contenders,
     verify: &VerifySettings,
-    play: &PlayArgs,
+    play: &MatchSettings,
     resume: bool,
 ) -> Result<Verdict> {
     let Some(first) = &verify.first else { anyhow::bail!("no verification asked for") };
@@ -296,7 +296,7 @@ fn held_out_check(setup: &Setup, values: &[f64]) -> Vec<f64> {
 /// lines of the result, the largest changes on the terminal, and the verdict.
 pub fn finish_tuning(
     setup: &Setup,
-    args: &TuneArgs,
+    settings: &TuneSettings,
     verify: &VerifySettings,
     values: &[f64],
     games: u64,
@@ -314,7 +314,7 @@ pub fn finish_tuning(
         println!("largest changes:\n{largest}");
     }
     println!("wrote {} in {}", written.join(", "), setup.run.path().display());
-    conclude(&setup.run, &found, verify, &args.play, args.resume).map(drop)
+    conclude(&setup.run, &found, verify, &settings.play, settings.resume).map(drop)
 }
 
 #[cfg(test)]

@@ -35,7 +35,6 @@ use whetstone::Color;
 
 use super::{GameFitness, Games, Trial};
 use crate::optim::space::{Dim, Space};
-use crate::play::args::PlayArgs;
 use crate::play::book::{self, BookOrder, Opening};
 use crate::play::engine_process::EngineSpec;
 use crate::play::external::External;
@@ -43,6 +42,7 @@ use crate::play::game::{play_game, GameRecord, GameSettings, Termination};
 use crate::play::identity::RunIdentity;
 use crate::play::player::Player;
 use crate::play::runner::Contestant;
+use crate::play::settings::MatchSettings;
 use crate::play::stats::GameScore;
 use crate::play::uci_engine::UciEngine;
 use crate::play::uci_option::{find_option, same_name, OptionKind, UciOption};
@@ -55,28 +55,21 @@ pub const IDENTITY_FILE: &str = "engine-fitness.json";
 /// The run folder's log of engine failures, one line each.
 pub const FAILURE_LOG: &str = "engine-failures.log";
 
-/// The options of `--fitness engine` (flattened into every black-box tuner's options).
-#[derive(clap::Args, Debug, Clone, Default, serde::Serialize)]
-pub struct EngineFitnessArgs {
-    /// --fitness engine: the UCI engine binary whose options --space names (a relative path is
-    /// taken from the current directory).
-    #[arg(long, value_name = "PATH")]
+/// The engine a `--fitness engine` run tunes, and its opponent.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EngineFitnessSettings {
+    /// The UCI engine binary whose options the space names.
     pub engine: Option<PathBuf>,
-    /// --fitness engine: a fixed UCI option of --engine, `Name=Value` (repeatable), set on every
-    /// side it plays.
-    #[arg(long, value_name = "NAME=VALUE")]
+    /// Fixed UCI options of the engine, `Name=Value`, set on every side it plays.
     pub engine_option: Vec<String>,
-    /// --fitness engine: play this engine binary instead of --engine at the space's defaults (no
-    /// duels then: SPSA's plus and minus each play it).
-    #[arg(long, value_name = "PATH")]
+    /// An engine binary played instead of the engine at the space's defaults (no duels then).
     pub opponent: Option<PathBuf>,
-    /// --fitness engine: a UCI option of --opponent, `Name=Value` (repeatable).
-    #[arg(long, value_name = "NAME=VALUE")]
+    /// UCI options of the opponent, `Name=Value`.
     pub opponent_option: Vec<String>,
 }
 
-impl EngineFitnessArgs {
-    /// Whether any of these options was given (they apply to `--fitness engine` only).
+impl EngineFitnessSettings {
+    /// Whether any of the engine or opponent was given (they apply to `--fitness engine` only).
     pub fn given(&self) -> bool {
         self.engine.is_some()
             || self.opponent.is_some()
@@ -86,7 +79,7 @@ impl EngineFitnessArgs {
 
     /// The engine (and the opponent, if any) as started for games: the path and options as
     /// `tune match` takes them, with --hash as their `Hash`.
-    fn specs(&self, play: &PlayArgs) -> Result<(EngineSpec, Option<EngineSpec>)> {
+    fn specs(&self, play: &MatchSettings) -> Result<(EngineSpec, Option<EngineSpec>)> {
         let Some(engine) = &self.engine else { bail!("--fitness engine needs --engine PATH (a UCI binary)") };
         if self.opponent.is_none() && !self.opponent_option.is_empty() {
             bail!("--opponent-option without --opponent: the engine plays itself at the space's defaults");
@@ -111,8 +104,14 @@ impl EngineFitnessArgs {
 
     /// What a resumed run must share with the run it continues: the engine and opponent binaries
     /// (by content) and their options, the space file (by content), the radius and the game
-    /// options (not the thread count or the progress display).
-    pub fn identity(&self, space: &Path, radius: Option<f64>, play: &PlayArgs) -> Result<RunIdentity> {
+    /// options as the command line gave them, `game_options` (not the thread count or the progress
+    /// display).
+    pub fn identity(
+        &self,
+        space: &Path,
+        radius: Option<f64>,
+        game_options: &serde_json::Value,
+    ) -> Result<RunIdentity> {
         let options = serde_json::json!({
             "engine": self.engine,
             "engine_option": self.engine_option,
@@ -120,7 +119,7 @@ impl EngineFitnessArgs {
             "opponent_option": self.opponent_option,
             "space": space,
             "radius": radius,
-            "play": play,
+            "play": game_options,
         });
         RunIdentity::from_options(
             &options,
@@ -134,11 +133,11 @@ impl EngineFitnessArgs {
     pub fn fitness(
         &self,
         space: &Space,
-        play: &PlayArgs,
+        play: &MatchSettings,
         failure_log: Option<PathBuf>,
     ) -> Result<EngineFitness> {
         let (engine, opponent) = self.specs(play)?;
-        let settings = play.settings().context("--fitness engine")?;
+        let settings = play.game_settings().context("--fitness engine")?;
         check_engine(&engine, space, START_TIMEOUT)?;
         if let Some(opponent) = &opponent {
             drop(UciEngine::start(opponent, START_TIMEOUT).context("--opponent: starting it")?);
@@ -149,7 +148,7 @@ impl EngineFitnessArgs {
             space: space.clone(),
             settings,
             openings: play.openings()?.0,
-            concurrency: play.concurrency(),
+            concurrency: play.concurrency,
             start_timeout: START_TIMEOUT,
             failure_log,
             pool: Mutex::new(Vec::new()),

@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::dataset::testutil::TempDir;
-use crate::fitness::setup::tests::tuner_args;
-use crate::fitness::setup::{FitnessKind, TuneArgs};
+use crate::fitness::setup::tests::test_tune_settings;
+use crate::fitness::setup::{FitnessKind, TuneSettings};
 use crate::play::engine_process::Protocol;
+use crate::play::limit::LimitChoice;
 
 fn testdata(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fitness/testdata").join(name)
@@ -29,30 +30,26 @@ pub fn knight_book() -> PathBuf {
     testdata("knight_book.epd")
 }
 
-/// `--fitness engine` options over `space` (OpenBench lines) with the knight book at 10 nodes.
-fn args(dir: &TempDir, engine: &Path, space: &str, extra: &[&str]) -> TuneArgs {
+/// `--fitness engine` settings over `space` (OpenBench lines) with the knight book at 10 nodes,
+/// on two threads, then `change`d.
+fn args(dir: &TempDir, engine: &Path, space: &str, change: impl FnOnce(&mut TuneSettings)) -> TuneSettings {
     let space_file = dir.path("space.txt");
     std::fs::write(&space_file, space).unwrap();
-    let (engine, space_file, book) =
-        (engine.display().to_string(), space_file.display().to_string(), knight_book().display().to_string());
-    let fixed = [
-        "--fitness",
-        "engine",
-        "--engine",
-        &engine,
-        "--space",
-        &space_file,
-        "--book",
-        &book,
-        "--nodes",
-        "10",
-        "--concurrency",
-        "2",
-    ];
-    tuner_args(&dir.path("run"), &[&fixed[..], extra].concat())
+    let mut settings = test_tune_settings(&dir.path("run"));
+    settings.fitness = Some(FitnessKind::Engine);
+    (settings.engine.engine, settings.space) = (Some(engine.to_path_buf()), Some(space_file));
+    settings.play.book = Some(knight_book());
+    (settings.play.limit, settings.play.concurrency) = (LimitChoice::nodes(10), 2);
+    change(&mut settings);
+    settings
 }
 
-fn setup_error(args: &TuneArgs) -> String {
+/// `Name=Value` as the one option of a list.
+fn option(text: &str) -> Vec<String> {
+    vec![text.to_string()]
+}
+
+fn setup_error(args: &TuneSettings) -> String {
     match args.setup("test", FitnessKind::Selfplay) {
         Ok(_) => panic!("accepted"),
         Err(e) => format!("{e:#}"),
@@ -65,7 +62,7 @@ const KNOB: &str = "Knob, int, -60, -100, 100, 10, 0.02\n";
 fn the_space_is_checked_against_the_engines_options_before_any_game() {
     let dir = TempDir::new("engine-space");
     let engine = knob_engine(&dir, "play");
-    let error = |space: &str, extra: &[&str]| setup_error(&args(&dir, &engine, space, extra));
+    let error = |space: &str, change: fn(&mut TuneSettings)| setup_error(&args(&dir, &engine, space, change));
     for (space, expected) in [
         ("Knobb, int, 0, -100, 100, 10, 0.002\n", "`Knobb` is not an option of the engine"),
         (
@@ -77,22 +74,22 @@ fn the_space_is_checked_against_the_engines_options_before_any_game() {
         ("Toggle, int, 0, 0, 1, 1, 0.002\n", "`Toggle` is a check option, not a number"),
         ("Failure, int, 0, 0, 1, 1, 0.002\n", "`Failure` is a combo option, not a number"),
     ] {
-        let e = error(space, &[]);
+        let e = error(space, |_| {});
         assert!(e.contains(expected) && e.contains("knob-play"), "{space}: {e}");
     }
     // Every problem at once.
-    let both = error("Nope, int, 0, 0, 1, 1, 0.002\nKnob, int, 0, -100, 101, 10, 0.002\n", &[]);
+    let both = error("Nope, int, 0, 0, 1, 1, 0.002\nKnob, int, 0, -100, 101, 10, 0.002\n", |_| {});
     assert!(both.contains("`Nope`") && both.contains("-100..101"), "{both}");
-    let fixed = error(KNOB, &["--engine-option", "knob=3"]);
+    let fixed = error(KNOB, |s| s.engine.engine_option = option("knob=3"));
     assert!(fixed.contains("`Knob` is tuned by --space and fixed by --engine-option"), "{fixed}");
-    let undeclared = error(KNOB, &["--engine-option", "Threads=2"]);
+    let undeclared = error(KNOB, |s| s.engine.engine_option = option("Threads=2"));
     assert!(undeclared.contains("'Threads' is not declared"), "{undeclared}");
     // A float dimension sets a string option; case and the engine's spelling do not matter.
     let good = args(
         &dir,
         &engine,
         "knob, int, 0, -100, 100, 10, 0.002\nBlend, float, 0.25, 0, 1, 0.05, 0.002\n",
-        &[],
+        |_| {},
     );
     let setup = good.setup("test", FitnessKind::Selfplay).unwrap_or_else(|e| panic!("{e:#}"));
     assert!(setup.fitness.describe().contains("2 options from the space"), "{}", setup.fitness.describe());
@@ -104,29 +101,30 @@ fn engines_that_do_not_start_and_missing_options_are_clear_errors() {
     let dir = TempDir::new("engine-start");
     let engine = knob_engine(&dir, "play");
     let missing = dir.path("no-such-engine");
-    let e = setup_error(&args(&dir, &missing, KNOB, &[]));
+    let e = setup_error(&args(&dir, &missing, KNOB, |_| {}));
     assert!(e.contains("--engine") && e.contains("no-such-engine"), "{e}");
     let crashing = knob_engine(&dir, "crash-on-uci");
-    let e = setup_error(&args(&dir, &crashing, KNOB, &[]));
+    let e = setup_error(&args(&dir, &crashing, KNOB, |_| {}));
     assert!(e.contains("knob-crash-on-uci") && e.contains("exited") && e.contains("uciok"), "{e}");
-    let e = setup_error(&args(&dir, &engine, KNOB, &["--opponent", missing.to_str().unwrap()]));
+    let e = setup_error(&args(&dir, &engine, KNOB, |s| s.engine.opponent = Some(missing.clone())));
     assert!(e.contains("--opponent") && e.contains("no-such-engine"), "{e}");
-    let e = setup_error(&args(&dir, &engine, KNOB, &["--opponent-option", "Hash=1"]));
+    let e = setup_error(&args(&dir, &engine, KNOB, |s| s.engine.opponent_option = option("Hash=1")));
     assert!(e.contains("--opponent-option without --opponent"), "{e}");
-    let no_space: TuneArgs = tuner_args(
-        &dir.path("run"),
-        &["--fitness", "engine", "--engine", engine.to_str().unwrap(), "--nodes", "5"],
-    );
+    let no_space = args(&dir, &engine, KNOB, |s| {
+        (s.space, s.play.book, s.play.limit) = (None, None, LimitChoice::nodes(5));
+    });
     assert!(setup_error(&no_space).contains("--fitness engine needs --space"));
-    let space_file = dir.path("space.txt");
-    let no_engine: TuneArgs =
-        tuner_args(&dir.path("run"), &["--fitness", "engine", "--space", space_file.to_str().unwrap()]);
+    let no_engine = args(&dir, &engine, KNOB, |s| {
+        (s.engine.engine, s.play.book, s.play.limit) = (None, None, LimitChoice::default());
+    });
     assert!(setup_error(&no_engine).contains("needs --engine"));
-    let mut no_limit = args(&dir, &engine, KNOB, &[]);
-    no_limit.play.nodes = None;
+    let no_limit = args(&dir, &engine, KNOB, |s| s.play.limit = LimitChoice::default());
     assert!(setup_error(&no_limit).contains("give a limit per move"));
-    let selfplay: TuneArgs =
-        tuner_args(&dir.path("run"), &["--only", "tempo", "--engine", engine.to_str().unwrap()]);
+    let selfplay = args(&dir, &engine, KNOB, |s| {
+        (s.fitness, s.space, s.play.book) = (None, None, None);
+        s.only = vec!["tempo".into()];
+        s.play.limit = LimitChoice::default();
+    });
     assert!(setup_error(&selfplay).contains("belong to --fitness engine"));
 }
 
@@ -149,7 +147,7 @@ fn an_engine_that_never_answers_uciok_is_a_start_error_naming_it() {
 }
 
 /// The fitness of `args`, with `hang` as the time a move may take at fixed nodes.
-fn fitness(args: &TuneArgs, space: &Space, log: Option<PathBuf>, hang: Duration) -> EngineFitness {
+fn fitness(args: &TuneSettings, space: &Space, log: Option<PathBuf>, hang: Duration) -> EngineFitness {
     let mut fitness = args.engine.fitness(space, &args.play, log).unwrap_or_else(|e| panic!("{e:#}"));
     fitness.settings.hang_timeout = hang;
     fitness
@@ -164,7 +162,7 @@ fn a_candidate_far_from_the_peak_loses_and_duels_set_both_sides() {
     let dir = TempDir::new("engine-play");
     let engine = knob_engine(&dir, "play");
     // The reference sits on the peak: always strong.
-    let a = args(&dir, &engine, "Knob, int, 30, -100, 100, 10, 0.02\n", &[]);
+    let a = args(&dir, &engine, "Knob, int, 30, -100, 100, 10, 0.02\n", |_| {});
     let space = Space::parse_openbench("Knob, int, 30, -100, 100, 10, 0.02\n", "s").unwrap();
     let f = fitness(&a, &space, None, Duration::from_secs(10));
     assert!(f.duels());
@@ -182,8 +180,7 @@ fn a_candidate_far_from_the_peak_loses_and_duels_set_both_sides() {
     assert!(games.iter().all(|g| g.failures.iter().all(|f| f.total() == 0)), "{games:?}");
     let again = f.play(&trials, 3, &AtomicBool::new(false), &mut |_| {}).unwrap();
     assert_eq!(games, again, "the same seed plays the same games, on the same engine processes");
-    let mut one = args(&dir, &engine, "Knob, int, 30, -100, 100, 10, 0.02\n", &[]);
-    one.play.concurrency = Some(1);
+    let one = args(&dir, &engine, "Knob, int, 30, -100, 100, 10, 0.02\n", |s| s.play.concurrency = 1);
     let single = fitness(&one, &space, None, Duration::from_secs(10));
     assert_eq!(single.play(&trials, 3, &AtomicBool::new(false), &mut |_| {}).unwrap(), games);
 }
@@ -195,12 +192,9 @@ fn crashes_and_time_forfeits_lose_for_the_failing_side_and_are_counted_and_logge
     let engine = knob_engine(&dir, "play");
     let space = Space::parse_openbench("Knob, int, 30, -100, 100, 10, 0.02\n", "s").unwrap();
     for (failure, hang) in [("crash", Duration::from_secs(10)), ("hang", Duration::from_millis(200))] {
-        let a = args(
-            &dir,
-            &engine,
-            "Knob, int, 30, -100, 100, 10, 0.02\n",
-            &["--engine-option", &format!("Failure={failure}")],
-        );
+        let a = args(&dir, &engine, "Knob, int, 30, -100, 100, 10, 0.02\n", |s| {
+            s.engine.engine_option = option(&format!("Failure={failure}"))
+        });
         let log = dir.path(&format!("{failure}.log"));
         let f = fitness(&a, &space, Some(log.clone()), hang);
         // A weak candidate fails instead of resigning; the reference is never weak.
@@ -230,8 +224,9 @@ fn with_an_opponent_there_are_no_duels() {
     let dir = TempDir::new("engine-opponent");
     let engine = knob_engine(&dir, "play");
     let space = Space::parse_openbench(KNOB, "s").unwrap();
-    let a =
-        args(&dir, &engine, KNOB, &["--opponent", engine.to_str().unwrap(), "--opponent-option", "Knob=30"]);
+    let a = args(&dir, &engine, KNOB, |s| {
+        (s.engine.opponent, s.engine.opponent_option) = (Some(engine.clone()), option("Knob=30"));
+    });
     let f = fitness(&a, &space, None, Duration::from_secs(10));
     assert!(!f.duels() && f.describe().contains("--opponent"), "{}", f.describe());
     let games = f.play(&[trial(30.0, None, 2)], 1, &AtomicBool::new(false), &mut |_| {}).unwrap();
@@ -244,20 +239,20 @@ fn with_an_opponent_there_are_no_duels() {
 fn a_resumed_run_must_play_the_same_engine_and_space() {
     let dir = TempDir::new("engine-identity");
     let engine = knob_engine(&dir, "play");
-    let a = args(&dir, &engine, KNOB, &[]);
+    let a = args(&dir, &engine, KNOB, |_| {});
     let run = RunDir::create(&dir.path("run")).unwrap();
-    let identity = a.engine.identity(a.space.as_deref().unwrap(), None, &a.play).unwrap();
+    let identity = a.engine.identity(a.space.as_deref().unwrap(), None, &a.game_options).unwrap();
     record_identity(&run, &identity).unwrap();
     check_identity(run.path(), &identity, true).unwrap();
     assert!(identity.0["--engine"].contains("knob-play") && identity.0["--space"].contains("content"));
     // The space file edited: another run.
     std::fs::write(a.space.as_deref().unwrap(), "Knob, int, -50, -100, 100, 10, 0.02\n").unwrap();
-    let edited = a.engine.identity(a.space.as_deref().unwrap(), None, &a.play).unwrap();
+    let edited = a.engine.identity(a.space.as_deref().unwrap(), None, &a.game_options).unwrap();
     let e = format!("{:#}", check_identity(run.path(), &edited, true).unwrap_err());
     assert!(e.contains("--space: was"), "{e}");
     let mut other_options = a.clone();
     other_options.engine.engine_option = vec!["Hash=1".into()];
-    let changed = other_options.engine.identity(a.space.as_deref().unwrap(), None, &a.play).unwrap();
+    let changed = other_options.engine.identity(a.space.as_deref().unwrap(), None, &a.game_options).unwrap();
     let e = format!("{:#}", check_identity(run.path(), &changed, true).unwrap_err());
     assert!(e.contains("--engine-option: was `none`, now `Hash=1`"), "{e}");
     let e = format!("{:#}", check_identity(&dir.path("elsewhere"), &identity, true).unwrap_err());

@@ -1,5 +1,5 @@
 //! What the black-box tuners (`tune pbil`, `clop`, `spsa`) share before their first step: the
-//! options that choose what to tune (a params file and search constants chosen by glob, or an
+//! settings that choose what to tune (a params file and search constants chosen by glob, or an
 //! OpenBench space file) and where scores come from (Texel loss, self-play games, a command, a UCI
 //! engine's options), and the set-up built from them, with every error raised before anything
 //! runs.
@@ -11,15 +11,15 @@ use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
 use crate::fitness::command::CommandFitness;
-use crate::fitness::engine::{self, EngineFitnessArgs};
+use crate::fitness::engine::{self, EngineFitnessSettings};
 use crate::fitness::selfplay::SelfPlay;
 use crate::fitness::texel::TexelFitness;
 use crate::fitness::tournament::Tournament;
 use crate::fitness::Fitness;
-use crate::model::recipe::{FitRecipe, RecipeChoice, ScoreK};
+use crate::model::recipe::{FitRecipe, RecipeChoice};
 use crate::optim::space::Space;
-use crate::play::args::PlayArgs;
 use crate::play::limit::MoveLimit;
+use crate::play::settings::MatchSettings;
 use crate::run::provenance::Provenance;
 use crate::run::RunDir;
 
@@ -30,7 +30,8 @@ pub const DEFAULT_NODES: u64 = 5000;
 /// start, where 0.0003 gained nothing and no pull lost badly.
 pub const DEFAULT_L2: f64 = 0.001;
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+/// Where a black-box tuner's scores come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum FitnessKind {
     /// The Texel loss over --data (evaluation weights only; milliseconds per candidate).
     Texel,
@@ -46,147 +47,84 @@ pub enum FitnessKind {
     Engine,
 }
 
-/// Options every black-box tuner shares.
-#[derive(clap::Args, Debug, Clone, serde::Serialize)]
-pub struct TuneArgs {
-    /// Evaluation params file: starting values and bounds.
-    #[arg(long, default_value = "params/eval.toml")]
-    pub params: PathBuf,
-    /// Search constants (params/search.toml format). Without --only, these are what is tuned.
-    #[arg(long, value_name = "FILE")]
-    pub search_params: Option<PathBuf>,
-    /// Terms to tune, by name or glob over the terms of --params and --search-params (`pst.*`,
-    /// `mobility.knight`, `nmp.*`) [default: every tunable evaluation weight, or every search
-    /// constant when --search-params is given].
-    #[arg(long, num_args = 1.., value_name = "GLOB")]
-    pub only: Vec<String>,
-    /// Where scores come from [default: texel for PBIL, selfplay for CLOP and SPSA].
-    #[arg(long, value_enum)]
-    pub fitness: Option<FitnessKind>,
-    /// --fitness texel: what the loss is over (the data and the objective's settings).
-    #[command(flatten)]
-    pub recipe: RecipeArgs,
-    /// Fraction of --data held out (its loss is logged, never tuned on), by game.
-    #[arg(long, default_value_t = 0.1)]
-    pub valid_fraction: f64,
-    /// Search each value only within this distance of its start (and its declared bounds);
-    /// CLOP samples its whole box, so a narrow radius saves it games.
-    #[arg(long, value_name = "R")]
-    pub radius: Option<f64>,
-    /// --fitness command: the program and its first arguments, split as a shell splits words.
-    /// It is run once per game as `PROGRAM ARGS... <worker-id> <seed> <name1> <value1> ...` and
-    /// must print W, L or D (the tuned side's result) on its last line.
-    #[arg(long, value_name = "'PROGRAM ARGS...'")]
-    pub command: Option<String>,
-    /// --fitness command or engine: the parameters, in OpenBench's SPSA input format, one per
-    /// line: `name, int|float, default, min, max, c_end, r_end` (for an engine, each name one of
-    /// its UCI options).
-    #[arg(long, value_name = "FILE")]
-    pub space: Option<PathBuf>,
-    /// --fitness command: further attempts at a game whose command failed; a game that fails
-    /// every attempt is counted as failed and reported.
-    #[arg(long, default_value_t = 2)]
-    pub retries: u32,
-    /// The budget in games for the game fitnesses (self-play, command).
-    #[arg(long)]
-    pub games: Option<u64>,
-    /// Run folder [default: reports/<tuner>].
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Continue the run in --out from its checkpoint.
-    #[arg(long)]
-    pub resume: bool,
-    /// --fitness engine: the engine, its opponent and their options.
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub engine: EngineFitnessArgs,
-    /// Game options (self-play and engine fitnesses) and --concurrency, --seed, --quiet for every
-    /// fitness.
-    #[command(flatten)]
-    pub play: PlayArgs,
-}
+impl FitnessKind {
+    pub const ALL: [FitnessKind; 5] = [
+        FitnessKind::Texel,
+        FitnessKind::Selfplay,
+        FitnessKind::Command,
+        FitnessKind::Tournament,
+        FitnessKind::Engine,
+    ];
 
-/// The data and objective of a Texel fit, for `tune texel` and the black-box tuners' Texel
-/// fitness. Without --data, the run continues on the data and recipe the starting params file
-/// records in its `[provenance]` (each option given still wins); with --data, the defaults.
-#[derive(clap::Args, Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
-pub struct RecipeArgs {
-    /// Labelled positions (EPD with c9 results, `[1.0]` lines, `fen | result`, CSV; .gz too)
-    /// [default: the data the starting file's provenance records, else
-    /// datasets/whetstone-selfplay-113k.epd].
-    #[arg(long, num_args = 1..)]
-    pub data: Vec<PathBuf>,
-    /// With no --data and the starting file's recorded data missing on this machine, tune on
-    /// the bundled data with the defaults instead of stopping.
-    #[arg(long)]
-    pub data_fallback: bool,
-    /// Train on targets blended from each position's game result and its search score (EPD `ce`,
-    /// written by `tune datagen` and `tune dataset convert` from the games' move comments, or by
-    /// `tune dataset rescore` from any engine's search): (1 - W) · result + W · σ(K · score), K
-    /// fitted on the results first. 0 is results alone; positions without a score keep their
-    /// result. The validation loss stays against the results, so runs with different W compare
-    /// [default: the starting file's recipe, else 0].
-    #[arg(long, value_name = "W")]
-    pub score_weight: Option<f64>,
-    /// The K that turns the search scores into targets: `eval`, the evaluation's K (fitted on
-    /// the results), right for our own engine's scores; `fit`, fitted on the scores themselves
-    /// against the results, for scores in another engine's centipawns [default: the starting
-    /// file's recipe, else eval].
-    #[arg(long, value_name = "K", value_parser = parse_score_k)]
-    pub score_k: Option<ScoreK>,
-    /// L2 pull toward the starting values: adds λ·Σ((w - w₀)/100)² to the loss being minimised
-    /// (the logged losses stay the plain mean squared error); 0 turns it off [default: the
-    /// starting file's recipe, else 0.003 for tune texel and 0.001 for the black-box tuners,
-    /// each the best measured in games: docs/tuning.md].
-    #[arg(long, value_name = "λ")]
-    pub l2: Option<f64>,
-    /// Smoothness prior: adds λ·Σ((w_a - w_b)/100)² over neighbouring squares of each board
-    /// and neighbouring entries of each ordered list (--prior-terms), so a value the data barely
-    /// sees follows its neighbours; values of those tables are then tuned whatever their
-    /// coverage. 0 turns it off [default: the starting file's recipe, else 0].
-    #[arg(long, value_name = "λ")]
-    pub smooth: Option<f64>,
-    /// Symmetry prior: adds μ·Σ((w_sq - w_mirror)/100)² over each board's squares and their
-    /// mirrors across the d/e line (a1 and h1). 0 turns it off [default: the starting file's
-    /// recipe, else 0].
-    #[arg(long, value_name = "μ")]
-    pub mirror: Option<f64>,
-    /// The tables --smooth and --mirror cover, as globs over term names [default: the starting
-    /// file's recipe, else pst.* mobility.* passed.* king.shield king.storm].
-    #[arg(long, num_args = 1.., value_name = "GLOB")]
-    pub prior_terms: Vec<String>,
-    /// Fit on at most this many positions of the data: whole games, sampled evenly over the
-    /// files (deterministic) [default: all; `tune pbil`: 150,000, so that 1,500 generations
-    /// take minutes].
-    #[arg(long, value_name = "N")]
-    pub positions: Option<u64>,
-    /// Leave values seen in fewer than this many (phase-weighted) training positions alone:
-    /// rare entries otherwise fit noise [default: the starting file's recipe, else 1000].
-    #[arg(long, value_name = "N")]
-    pub min_coverage: Option<f64>,
-}
-
-/// `eval` or `fit`, as `--score-k` takes it.
-fn parse_score_k(text: &str) -> std::result::Result<ScoreK, String> {
-    text.parse()
-}
-
-impl RecipeArgs {
-    /// What the user chose, for [`FitRecipe::resolve`].
-    pub fn choice(&self) -> RecipeChoice {
-        RecipeChoice {
-            data: self.data.clone(),
-            score_weight: self.score_weight,
-            score_k: self.score_k,
-            l2: self.l2,
-            smooth: self.smooth,
-            mirror: self.mirror,
-            prior_terms: self.prior_terms.clone(),
-            min_coverage: self.min_coverage,
-            positions: self.positions,
-            fall_back: self.data_fallback,
+    /// The fitness's name, as `--fitness` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FitnessKind::Texel => "texel",
+            FitnessKind::Selfplay => "selfplay",
+            FitnessKind::Command => "command",
+            FitnessKind::Tournament => "tournament",
+            FitnessKind::Engine => "engine",
         }
     }
+}
+
+impl std::fmt::Display for FitnessKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for FitnessKind {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<FitnessKind, String> {
+        FitnessKind::ALL
+            .into_iter()
+            .find(|k| k.name() == text)
+            .ok_or_else(|| format!("`{text}` is no fitness (texel, selfplay, command, tournament or engine)"))
+    }
+}
+
+/// What a black-box tuner's run tunes and where its scores come from: what the tuners' shared
+/// options resolve to (`cmd/args/tune.rs`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneSettings {
+    /// Evaluation params file: starting values and bounds.
+    pub params: PathBuf,
+    /// Search constants; without `only`, these are what is tuned.
+    pub search_params: Option<PathBuf>,
+    /// Globs over the terms of both sets [default: every tunable evaluation weight, or every
+    /// search constant when `search_params` is given].
+    pub only: Vec<String>,
+    /// [default: the tuner's own]
+    pub fitness: Option<FitnessKind>,
+    /// The Texel fitness's data and objective.
+    pub recipe: RecipeChoice,
+    /// Fraction of the data held out, by game.
+    pub valid_fraction: f64,
+    /// Search each value only within this distance of its start.
+    pub radius: Option<f64>,
+    /// The command fitness's program and first arguments, split as a shell splits words.
+    pub command: Option<String>,
+    /// The command or engine fitness's space (OpenBench's SPSA lines).
+    pub space: Option<PathBuf>,
+    /// Further attempts at a game whose command failed.
+    pub retries: u32,
+    /// Run folder [default: reports/<tuner>].
+    pub out: Option<PathBuf>,
+    /// Continue the run in the run folder from its checkpoint.
+    pub resume: bool,
+    pub engine: EngineFitnessSettings,
+    /// How the game fitnesses play (and the threads, seed and progress display of every one).
+    pub play: MatchSettings,
+    /// The game options as the command line gave them (their serde form): a resumed engine-fitness
+    /// run must have played with the same ones, and engine-fitness.json records them by flag.
+    pub game_options: serde_json::Value,
+}
+
+/// A tuner's run folder: `out`, or reports/<tool>.
+pub fn run_folder(out: Option<&Path>, tool: &str) -> PathBuf {
+    out.map_or_else(|| Path::new("reports").join(tool), Path::to_path_buf)
 }
 
 /// What a tuner run starts from.
@@ -212,9 +150,9 @@ impl Setup {
     }
 }
 
-impl TuneArgs {
+impl TuneSettings {
     pub fn out(&self, tool: &str) -> PathBuf {
-        self.out.clone().unwrap_or_else(|| Path::new("reports").join(tool))
+        run_folder(self.out.as_deref(), tool)
     }
 
     /// The space, the fitness and the run folder; every error before anything runs.
@@ -231,7 +169,7 @@ impl TuneArgs {
         }
         let recipe = match kind {
             FitnessKind::Texel => {
-                let recipe = FitRecipe::resolve(&self.params, &self.recipe.choice(), DEFAULT_L2, tool)?;
+                let recipe = FitRecipe::resolve(&self.params, &self.recipe, DEFAULT_L2, tool)?;
                 crate::dataset::check_files("--data", &recipe.data)?;
                 Some(recipe)
             }
@@ -297,18 +235,18 @@ impl TuneArgs {
                 let Some(command) = &self.command else {
                     bail!("--fitness command needs --command 'PROGRAM ARGS...'")
                 };
-                Box::new(CommandFitness::new(command, space.clone(), self.play.concurrency(), self.retries)?)
+                Box::new(CommandFitness::new(command, space.clone(), self.play.concurrency, self.retries)?)
             }
             FitnessKind::Engine => {
                 let space_file = self.space.as_deref().expect("checked with the space above");
                 let out = self.out(tool);
                 if self.resume {
-                    let identity = self.engine.identity(space_file, self.radius, &self.play)?;
+                    let identity = self.engine.identity(space_file, self.radius, &self.game_options)?;
                     engine::check_identity(&out, &identity, true)?;
                 }
                 let fitness = self.engine.fitness(&space, &self.play, Some(out.join(engine::FAILURE_LOG)))?;
                 if !self.resume {
-                    let identity = self.engine.identity(space_file, self.radius, &self.play)?;
+                    let identity = self.engine.identity(space_file, self.radius, &self.game_options)?;
                     engine::record_identity(&RunDir::create(&out)?, &identity)?;
                 }
                 Box::new(fitness)
@@ -350,15 +288,7 @@ impl TuneArgs {
     }
 
     fn selfplay(&self, space: &Space, eval: &EvalParamSet, search: &SearchParamSet) -> Result<SelfPlay> {
-        let mut settings = self.play.settings().or_else(|e| {
-            if self.play.nodes.is_none() && self.play.depth.is_none() && self.play.tc.is_none() {
-                let mut play = self.play.clone();
-                play.nodes = Some(DEFAULT_NODES);
-                play.settings()
-            } else {
-                Err(e)
-            }
-        })?;
+        let mut settings = self.play.game_settings_at(self.play.limit.resolve_or_nodes(DEFAULT_NODES)?);
         if let MoveLimit::Clock(_) = settings.limit {
             settings.hang_timeout = std::time::Duration::from_secs(60);
         }
@@ -368,74 +298,83 @@ impl TuneArgs {
             search: search.clone(),
             settings,
             openings: self.play.openings()?.0,
-            concurrency: self.play.concurrency(),
-            hash_mb: self.play.hash.unwrap_or(8),
+            concurrency: self.play.concurrency,
+            hash_mb: self.play.hash_mb.unwrap_or(8),
         })
     }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use std::path::PathBuf;
-
-    use clap::Parser;
-
     use super::*;
+    use crate::play::limit::LimitChoice;
+    use crate::play::settings::test_settings;
 
-    /// Any command's arguments on their own, as clap parses them under `tune`.
-    #[derive(Parser)]
-    struct Cli<T: clap::Args> {
-        #[command(flatten)]
-        args: T,
+    /// A black-box tuner's settings when only `--params params/eval.toml --out OUT --quiet` is
+    /// given, on one thread (`cmd/`'s tests check that the command line's defaults are these).
+    pub fn test_tune_settings(out: &Path) -> TuneSettings {
+        TuneSettings {
+            params: Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml"),
+            search_params: None,
+            only: vec![],
+            fitness: None,
+            recipe: RecipeChoice::default(),
+            valid_fraction: 0.1,
+            radius: None,
+            command: None,
+            space: None,
+            retries: 2,
+            out: Some(out.to_path_buf()),
+            resume: false,
+            engine: EngineFitnessSettings::default(),
+            play: test_settings(LimitChoice::default()),
+            game_options: serde_json::Value::Null,
+        }
     }
 
-    /// A tuner's arguments for a test: `--params params/eval.toml --out OUT --quiet`, then `extra`.
-    pub fn tuner_args<T: clap::Args>(out: &std::path::Path, extra: &[&str]) -> T {
-        let params = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
-        let mut argv = vec![
-            "tune".to_string(),
-            "--params".into(),
-            params.display().to_string(),
-            "--out".into(),
-            out.display().to_string(),
-            "--quiet".into(),
-        ];
-        argv.extend(extra.iter().map(|s| s.to_string()));
-        Cli::<T>::parse_from(argv).args
-    }
-
-    fn setup_error(extra: &[&str], kind: FitnessKind) -> String {
+    fn setup_error(kind: FitnessKind, change: impl FnOnce(&mut TuneSettings)) -> String {
         let dir = std::env::temp_dir().join(format!("whetstone-bad-{}", std::process::id()));
-        match tuner_args::<TuneArgs>(&dir, extra).setup("test", kind) {
-            Ok(_) => panic!("{extra:?} was accepted"),
+        let mut settings = test_tune_settings(&dir);
+        change(&mut settings);
+        match settings.setup("test", kind) {
+            Ok(_) => panic!("{settings:?} was accepted"),
             Err(e) => format!("{e:#}"),
         }
     }
 
+    fn words(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
     #[test]
     fn bad_selections_spaces_and_commands_are_clear_errors() {
-        let e = setup_error(&["--only", "tempo", "pst.nope*"], FitnessKind::Selfplay);
+        let e = setup_error(FitnessKind::Selfplay, |s| s.only = words(&["tempo", "pst.nope*"]));
         assert!(e.contains("--only `pst.nope*` matches no tunable term"), "{e}");
-        let e = setup_error(&["--fitness", "command", "--command", "true"], FitnessKind::Selfplay);
+        let command = |s: &mut TuneSettings| {
+            (s.fitness, s.command) = (Some(FitnessKind::Command), Some("true".into()));
+        };
+        let e = setup_error(FitnessKind::Selfplay, command);
         assert!(e.contains("needs --space"), "{e}");
         let space = std::env::temp_dir().join(format!("whetstone-space-{}.txt", std::process::id()));
         std::fs::write(&space, "a, int, 1, 0, 5, 1, 0.002\nb, int, 1, 0\n").unwrap();
-        let e = setup_error(
-            &["--fitness", "command", "--command", "true", "--space", space.to_str().unwrap()],
-            FitnessKind::Selfplay,
-        );
+        let e = setup_error(FitnessKind::Selfplay, |s| {
+            command(s);
+            s.space = Some(space.clone());
+        });
         assert!(e.contains(":2:") && e.contains("expected 7"), "{e}");
         std::fs::write(&space, "a, int, 1, 0, 5, 1, 0.002\n").unwrap();
-        let e =
-            setup_error(&["--fitness", "command", "--space", space.to_str().unwrap()], FitnessKind::Selfplay);
+        let e = setup_error(FitnessKind::Selfplay, |s| {
+            (s.fitness, s.space) = (Some(FitnessKind::Command), Some(space.clone()));
+        });
         assert!(e.contains("needs --command"), "{e}");
-        let e = setup_error(&["--search-params", space.to_str().unwrap()], FitnessKind::Selfplay);
+        let e = setup_error(FitnessKind::Selfplay, |s| s.search_params = Some(space.clone()));
         assert!(e.contains(space.to_str().unwrap()), "{e}");
         let data = small_dataset();
-        let e = setup_error(
-            &["--only", "nmp.base", "--fitness", "texel", "--data", data.to_str().unwrap()],
-            FitnessKind::Texel,
-        );
+        let e = setup_error(FitnessKind::Texel, |s| {
+            s.only = words(&["nmp.base"]);
+            s.fitness = Some(FitnessKind::Texel);
+            s.recipe.data = vec![data];
+        });
         assert!(e.contains("evaluation weights only"), "{e}");
         std::fs::remove_file(&space).ok();
     }

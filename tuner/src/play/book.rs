@@ -22,11 +22,41 @@ pub struct Opening {
     pub source: String,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+/// The order a book's openings are played in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BookOrder {
     Sequential,
     Random,
+}
+
+impl BookOrder {
+    pub const ALL: [BookOrder; 2] = [BookOrder::Sequential, BookOrder::Random];
+
+    /// The order's name, as the command line and run.json write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BookOrder::Sequential => "sequential",
+            BookOrder::Random => "random",
+        }
+    }
+}
+
+impl std::fmt::Display for BookOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for BookOrder {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<BookOrder, String> {
+        BookOrder::ALL
+            .into_iter()
+            .find(|o| o.name() == text)
+            .ok_or_else(|| format!("`{text}` is no book order (sequential or random)"))
+    }
 }
 
 /// The default book compiled into `tune`: 1,000 positions of Stockfish's noob_3moves book.

@@ -49,7 +49,7 @@ use crate::run::game_bar;
 pub const POSITIONS_FILE: &str = "positions.epd";
 
 /// What `tune datagen --format` writes the positions as.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PositionFormat {
     /// positions.epd: `<FEN> ce <score>; c9 "1-0";` (the search score from the side to move's view)
@@ -62,6 +62,18 @@ pub enum PositionFormat {
 }
 
 impl PositionFormat {
+    pub const ALL: [PositionFormat; 3] =
+        [PositionFormat::Epd, PositionFormat::Text, PositionFormat::Viriformat];
+
+    /// The format's name, as the command line and run.json write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PositionFormat::Epd => "epd",
+            PositionFormat::Text => "text",
+            PositionFormat::Viriformat => "viriformat",
+        }
+    }
+
     /// The positions file of a run folder in this format.
     pub fn file_name(self) -> &'static str {
         match self {
@@ -79,6 +91,23 @@ impl PositionFormat {
         }
     }
 }
+impl std::fmt::Display for PositionFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for PositionFormat {
+    type Err = String;
+
+    fn from_str(text: &str) -> std::result::Result<PositionFormat, String> {
+        PositionFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == text)
+            .ok_or_else(|| format!("`{text}` is no positions format (epd, text or viriformat)"))
+    }
+}
+
 /// The record of finished pairs a resumed run continues from.
 pub const PROGRESS_FILE: &str = "progress.txt";
 /// The run folder's log of games an engine binary lost by failing, one line each.

@@ -3,17 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::Parser;
-
 use super::*;
 use crate::dataset::testutil::TempDir;
-use crate::play::args::{uci_engine_spec, PlayArgs};
-
-#[derive(Parser)]
-struct PlayCli {
-    #[command(flatten)]
-    play: PlayArgs,
-}
+use crate::play::limit::LimitChoice;
+use crate::play::settings::{test_settings, uci_engine_spec};
 
 /// The fake engine that plays legal chess (executable; a mode and its argument may follow).
 pub fn legal_engine() -> PathBuf {
@@ -33,13 +26,14 @@ pub fn legal_engine_with(dir: &TempDir, name: &str, args: &[&str]) -> PathBuf {
 
 /// `pairs` pairs of `engine` against itself at 300 nodes, games of at most 40 moves, one thread.
 fn plan(engine: &Path, pairs: usize) -> DatagenPlan {
-    let play = PlayCli::parse_from(["test", "--nodes", "300", "--max-moves", "40"]).play;
+    let mut play = test_settings(LimitChoice::nodes(300));
+    play.adjudication.max_moves = Some(40);
     let (openings, _) = play.openings().unwrap();
     let schedule = play.opening_schedule(openings.len(), pairs).unwrap();
     let spec = uci_engine_spec(engine, Some(1), &["Greed=70".to_string()]).unwrap();
     DatagenPlan {
         engine: Contestant::External(spec),
-        settings: play.settings().unwrap(),
+        settings: play.game_settings().unwrap(),
         openings: schedule.iter().map(|&i| openings[i].clone()).collect(),
         random_plies: 4,
         skip_plies: 0,

@@ -1,22 +1,15 @@
 use std::path::Path;
 
-use clap::Parser;
-
 use super::*;
 use crate::dataset::testutil::TempDir;
-use crate::play::args::PlayArgs;
 use crate::play::inprocess::EngineSetup;
-
-#[derive(Parser)]
-struct PlayCli {
-    #[command(flatten)]
-    play: PlayArgs,
-}
+use crate::play::limit::LimitChoice;
+use crate::play::settings::test_settings;
 
 /// `pairs` pairs of the baked values against themselves at 300 nodes per move, with the shared
 /// options' defaults otherwise (book, adjudication, seed 1), on one thread.
 fn plan(pairs: usize) -> DatagenPlan {
-    let play = PlayCli::parse_from(["test", "--nodes", "300"]).play;
+    let play = test_settings(LimitChoice::nodes(300));
     let (openings, _) = play.openings().unwrap();
     let schedule = play.opening_schedule(openings.len(), pairs).unwrap();
     let params = Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
@@ -24,7 +17,7 @@ fn plan(pairs: usize) -> DatagenPlan {
     engine.hash_mb = 1;
     DatagenPlan {
         engine: Contestant::InProcess(engine),
-        settings: play.settings().unwrap(),
+        settings: play.game_settings().unwrap(),
         openings: schedule.iter().map(|&i| openings[i].clone()).collect(),
         random_plies: 4,
         skip_plies: 0,

@@ -105,6 +105,44 @@ impl MoveLimit {
     }
 }
 
+/// The limit per move as asked for: at most one of nodes, depth and a clock (`--nodes`,
+/// `--depth`, `--tc`). It is checked only when games are played, so a run that plays none (a
+/// Texel fitness) is not stopped by it, and a command with a default of its own fills it in
+/// when none is given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LimitChoice {
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    /// A clock as the command line writes it (`10+0.1`, `40/60`), parsed when resolved.
+    pub tc: Option<String>,
+}
+
+impl LimitChoice {
+    /// `n` nodes per move (the tests' limit).
+    #[cfg(test)]
+    pub fn nodes(n: u64) -> LimitChoice {
+        LimitChoice { nodes: Some(n), ..LimitChoice::default() }
+    }
+
+    pub fn is_given(&self) -> bool {
+        self.nodes.is_some() || self.depth.is_some() || self.tc.is_some()
+    }
+
+    /// The limit; an error unless exactly one was given, and given well.
+    pub fn resolve(&self) -> Result<MoveLimit> {
+        MoveLimit::from_flags(self.nodes, self.depth, self.tc.as_deref())
+    }
+
+    /// The limit, or `nodes` per move when none was given.
+    pub fn resolve_or_nodes(&self, nodes: u64) -> Result<MoveLimit> {
+        if self.is_given() {
+            self.resolve()
+        } else {
+            Ok(MoveLimit::Nodes(nodes))
+        }
+    }
+}
+
 impl fmt::Display for MoveLimit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -4,21 +4,14 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use clap::Parser;
-
 use super::*;
 use crate::dataset::testutil::TempDir;
-use crate::play::args::PlayArgs;
 use crate::play::inprocess::EngineSetup;
 use crate::play::journal::JOURNAL_FILE;
+use crate::play::limit::LimitChoice;
 use crate::play::output::GAMES_FILE;
+use crate::play::settings::test_settings;
 use crate::play::stats::EloModel;
-
-#[derive(Parser)]
-struct PlayCli {
-    #[command(flatten)]
-    play: PlayArgs,
-}
 
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
@@ -33,12 +26,12 @@ fn engine(params: &Path) -> Contestant {
 /// `pairs` pairs of `params/eval.toml` against `opponent` at 300 nodes per move from the built-in
 /// book (seed 1), with the shared options' adjudication.
 fn plan(opponent: &Path, pairs: usize, concurrency: usize, sprt: Option<Sprt>) -> MatchPlan {
-    let play = PlayCli::parse_from(["test", "--nodes", "300"]).play;
+    let play = test_settings(LimitChoice::nodes(300));
     let (openings, _) = play.openings().unwrap();
     let jobs = play.match_jobs(&openings, pairs).unwrap();
     MatchPlan {
         contestants: [engine(&repo("params/eval.toml")), engine(opponent)],
-        settings: play.settings().unwrap(),
+        settings: play.game_settings().unwrap(),
         jobs,
         sprt,
         concurrency,

@@ -16,9 +16,9 @@
 //!   `identity.rs`, the options a resumed run must share), `datagen.rs` (resumable self-play
 //!   positions), `opponents.rs` (a gauntlet's opponents file and table), `rescore.rs` (an
 //!   engine's search scores for a dataset's positions, resumable);
-//! - the options every game-playing command shares, and the engine under test, in `args.rs`.
+//! - how a run plays its games (limit, openings, adjudication, threads) and the engines it names,
+//!   in `settings.rs`.
 
-pub mod args;
 pub mod book;
 pub mod datagen;
 pub mod engine_process;
@@ -36,6 +36,7 @@ pub mod pgn_out;
 pub mod player;
 pub mod rescore;
 pub mod runner;
+pub mod settings;
 pub mod stats;
 pub mod tally;
 pub mod uci_engine;

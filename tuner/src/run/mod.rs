@@ -243,27 +243,6 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     flag
 }
 
-/// A clap argument group from a command line of its options alone (no program name), as the
-/// subcommand that owns the group would parse it: `tune auto` runs its stages through the same
-/// options a user types, so a stage's recorded command line reruns it by hand.
-pub fn parse_args<T: clap::Args>(words: &[String]) -> Result<T> {
-    #[derive(clap::Parser)]
-    struct Line<T: clap::Args> {
-        #[command(flatten)]
-        args: T,
-    }
-    let argv = std::iter::once("tune".to_string()).chain(words.iter().cloned());
-    <Line<T> as clap::Parser>::try_parse_from(argv)
-        .map(|line| line.args)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", words.join(" ")))
-}
-
-/// A clap argument group as a command line that sets none of its options leaves it (its
-/// defaults), for code that needs one without a command line of its own.
-pub fn clap_defaults<T: clap::Args>() -> T {
-    parse_args(&[]).expect("an argument group's defaults parse")
-}
-
 /// The command line as typed, for the run's records.
 pub fn command_line() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")

@@ -7,19 +7,17 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{bail, Result};
 use whetstone::eval::Weights;
 use whetstone::search::SearchParams;
 
 use super::{Contenders, Outcome, SprtPlan, Verdict};
-use crate::play::args::PlayArgs;
-use crate::play::game::GameSettings;
 use crate::play::identity::RunIdentity;
 use crate::play::inprocess::EngineSetup;
 use crate::play::match_run::{play_match, MatchPlan};
 use crate::play::runner::Contestant;
+use crate::play::settings::MatchSettings;
 use crate::play::stats::SprtDecision;
 
 /// Plays the tuned values of `contenders` against their start into `dir` (continuing its
@@ -28,7 +26,7 @@ pub fn verify(
     dir: &Path,
     contenders: &Contenders,
     plan: &SprtPlan,
-    play: &PlayArgs,
+    play: &MatchSettings,
     resume: bool,
     stop: &AtomicBool,
 ) -> Result<Verdict> {
@@ -40,19 +38,14 @@ pub fn verify(
         let mut setup = EngineSetup::built_in(name);
         setup.weights = Arc::new(Weights::from_params(eval));
         setup.search = Arc::new(SearchParams::from_set(search));
-        if let Some(mb) = play.hash {
+        if let Some(mb) = play.hash_mb {
             setup.hash_mb = mb;
         }
         Contestant::InProcess(setup)
     };
     let (openings, _) = play.openings()?;
     let pairs = (plan.games / 2).max(1) as usize;
-    let settings = GameSettings {
-        limit: plan.limit,
-        adjudication: play.adjudication(),
-        time_margin: Duration::from_millis(play.time_margin),
-        hang_timeout: Duration::from_secs(60),
-    };
+    let settings = play.game_settings_at(plan.limit);
     let identity = RunIdentity::from_options(
         &serde_json::json!({
             "verify": plan,
@@ -71,7 +64,7 @@ pub fn verify(
         settings,
         jobs: play.match_jobs(&openings, pairs)?,
         sprt: Some(sprt),
-        concurrency: play.concurrency(),
+        concurrency: play.concurrency,
         quiet: play.quiet,
         event: "whetstone verification".into(),
         identity,
@@ -117,22 +110,18 @@ pub fn verify(
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
     use whetstone::eval::EvalParamSet;
     use whetstone::search::SearchParamSet;
 
     use super::*;
     use crate::dataset::testutil::TempDir;
-    use crate::play::limit::MoveLimit;
+    use crate::play::limit::{LimitChoice, MoveLimit};
+    use crate::play::settings::test_settings;
 
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        play: PlayArgs,
-    }
-
-    fn play(concurrency: usize) -> PlayArgs {
-        Cli::parse_from(["tune", "--concurrency", &concurrency.to_string(), "--quiet"]).play
+    /// `tune match`'s defaults on `concurrency` threads, quiet (the verification's own limit
+    /// is its plan's).
+    fn play(concurrency: usize) -> MatchSettings {
+        MatchSettings { concurrency, ..test_settings(LimitChoice::default()) }
     }
 
     fn plan(elo1: f64) -> SprtPlan {

@@ -29,12 +29,13 @@ use whetstone::search::SearchParamSet;
 mod record;
 mod stages;
 
-use crate::cmd::verify_args::{VerifyArgs, VerifyGames};
+use crate::cmd::args::parse_args;
+use crate::cmd::args::play::PlayArgs;
+use crate::cmd::args::verify::{VerifyArgs, VerifyGames};
 use crate::export::bake::{bake, Bake};
 use crate::export::play_verification;
-use crate::play::args::PlayArgs;
 use crate::play::datagen::POSITIONS_FILE;
-use crate::run::{parse_args, RunDir};
+use crate::run::RunDir;
 use crate::verify::{Contenders, Standing, VerifySettings, CLOCK};
 use record::{describe, finished_stage, load_state, save, write_results, State};
 use stages::{budget, expected_seconds, parse_stage, resumable, run_stage, spsa_only, stage_words};
@@ -450,7 +451,7 @@ fn clock_confirms(
     let settings = VerifySettings { first: Some(args.verify.confirmation()?), confirm: None, bake: true };
     let mut play = PlayArgs::defaults();
     (play.concurrency, play.seed, play.quiet) = (args.concurrency, args.seed, args.quiet);
-    let verdict = play_verification(run, &contenders, &settings, &play, true)?;
+    let verdict = play_verification(run, &contenders, &settings, &play.settings(), true)?;
     println!("{}", verdict.lines());
     *played = Some(verdict.clone());
     let passed = Standing::Verified(verdict);

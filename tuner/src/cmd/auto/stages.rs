@@ -9,8 +9,8 @@ use whetstone::search::SearchParamSet;
 
 use super::record::State;
 use super::{AutoArgs, Stage};
+use crate::cmd::args::parse_args;
 use crate::cmd::{datagen, pbil, spsa, texel};
-use crate::run::parse_args;
 use crate::verify::{CLOCK, CLOCK_GAMES, SCREEN_GAMES};
 
 /// Plies of a game at fixed nodes (measured: 93 in self-play at 5,000 nodes) and the speed of

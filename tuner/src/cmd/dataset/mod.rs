@@ -2,31 +2,33 @@
 //! `convert.rs`, the streamed tools in `tools.rs`.
 
 mod convert;
+mod filter_args;
 mod tools;
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 
+use crate::cmd::args::choices;
 use crate::dataset::files::FileFormat;
 use crate::dataset::pgn::PgnOptions;
 use crate::dataset::split::same_file;
 use crate::dataset::stats::stats;
 use crate::dataset::stream::ReadOptions;
-use crate::dataset::tools::filter::FilterRules;
 use crate::dataset::tools::DEFAULT_MEMORY_MB;
 use crate::dataset::LoadOptions;
-use crate::play::args::uci_engine_spec;
 use crate::play::rescore::{rescore, RescoreOptions, SEARCHES_PER_PROCESS};
+use crate::play::settings::uci_engine_spec;
 use crate::play::uci_engine::GoLimit;
 
 pub use convert::convert;
+use filter_args::FilterArgs;
 
 /// How an input is read (every dataset command that reads a file).
 #[derive(clap::Args, Debug, Clone, PartialEq, Default)]
 pub struct ReadArgs {
     /// The input's format, when its extension does not say it (checked against the content).
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(long, value_parser = choices::file_format(), value_name = "FORMAT")]
     pub from: Option<FileFormat>,
     /// Binary records, games and archive members that do not read are skipped (counted, the
     /// first listed) instead of stopping at the first.
@@ -74,7 +76,7 @@ impl ReadArgs {
 pub struct WriteArgs {
     /// The output's format, when its extension does not say it: epd, ethereal, csv, text
     /// (`fen | score | result`), viriformat, bulletformat.
-    #[arg(long, alias = "format", value_enum, value_name = "FORMAT")]
+    #[arg(long, alias = "format", value_parser = choices::file_format(), value_name = "FORMAT")]
     pub to: Option<FileFormat>,
     /// Overwrite an output file that exists.
     #[arg(long)]
@@ -131,7 +133,7 @@ pub enum DatasetCommand {
         input: PathBuf,
         output: PathBuf,
         #[command(flatten)]
-        rules: FilterRules,
+        rules: FilterArgs,
         #[command(flatten)]
         read: ReadArgs,
         #[command(flatten)]
@@ -278,7 +280,7 @@ pub fn run(command: &DatasetCommand) -> Result<()> {
             println!("{}: {}", output.display(), report.written);
         }
         DatasetCommand::Filter { input, output, rules, read, write } => {
-            tools::filter(input, output, rules, read, write)?
+            tools::filter(input, output, &rules.rules(), read, write)?
         }
         DatasetCommand::Dedupe { input, output, memory, read, write } => {
             tools::dedupe(input, output, *memory, read, write)?

@@ -1,0 +1,63 @@
+//! The options commands share, as clap parses them, and what each resolves to in the library:
+//! `play.rs` (games: limits, openings, adjudication, threads; the engine under test) gives
+//! [`MatchSettings`](crate::play::settings::MatchSettings), `tune.rs` (the black-box tuners')
+//! gives [`TuneSettings`](crate::fitness::setup::TuneSettings), `recipe.rs` (a Texel fit's data
+//! and objective) gives [`RecipeChoice`](crate::model::recipe::RecipeChoice), `verify.rs` (the
+//! verification SPRT) gives [`VerifySettings`](crate::verify::VerifySettings); `choices.rs`
+//! parses the library's enums. Nothing below `cmd/` sees a clap type.
+
+pub mod choices;
+pub mod play;
+pub mod recipe;
+pub mod tune;
+pub mod verify;
+
+use anyhow::Result;
+
+/// A clap argument group from a command line of its options alone (no program name), as the
+/// subcommand that owns the group would parse it: `tune auto` runs its stages through the same
+/// options a user types, so a stage's recorded command line reruns it by hand.
+pub fn parse_args<T: clap::Args>(words: &[String]) -> Result<T> {
+    #[derive(clap::Parser)]
+    struct Line<T: clap::Args> {
+        #[command(flatten)]
+        args: T,
+    }
+    let argv = std::iter::once("tune".to_string()).chain(words.iter().cloned());
+    <Line<T> as clap::Parser>::try_parse_from(argv)
+        .map(|line| line.args)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", words.join(" ")))
+}
+
+/// A clap argument group as a command line that sets none of its options leaves it (its
+/// defaults), for code that needs one without a command line of its own.
+pub fn clap_defaults<T: clap::Args>() -> T {
+    parse_args(&[]).expect("an argument group's defaults parse")
+}
+
+/// A tuner's arguments for a test: `--params params/eval.toml --out OUT --quiet`, then `extra`.
+#[cfg(test)]
+pub fn tuner_args<T: clap::Args>(out: &std::path::Path, extra: &[&str]) -> T {
+    let params = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
+    let mut words = vec!["--params".to_string(), params.display().to_string()];
+    words.extend(["--out".into(), out.display().to_string(), "--quiet".into()]);
+    words.extend(extra.iter().map(|s| s.to_string()));
+    parse_args(&words).unwrap_or_else(|e| panic!("{e:#}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fitness::setup::tests::test_tune_settings;
+
+    /// The library's tests build their settings by hand: they must be what the command line
+    /// gives when nothing else is set.
+    #[test]
+    fn the_tuners_defaults_are_the_settings_the_library_tests_use() {
+        let out = std::path::Path::new("/nonexistent-out");
+        let mut settings = tuner_args::<tune::TuneArgs>(out, &[]).settings();
+        assert!(settings.game_options.is_object(), "{}", settings.game_options);
+        (settings.play.concurrency, settings.game_options) = (1, serde_json::Value::Null);
+        assert_eq!(settings, test_tune_settings(out));
+    }
+}
