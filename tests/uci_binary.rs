@@ -190,8 +190,9 @@ fn bad_input_never_kills_the_engine() {
         "position fen not a fen",
         "position startpos moves e2e5",
         "setoption name Hash value lots",
-        "go sideways depth 3",
         "xyzzy",
+        // Last: its bestmove ends what is read, and an error said after it would be missed.
+        "go sideways depth 3",
     ] {
         e.send(line);
     }

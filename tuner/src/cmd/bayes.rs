@@ -22,7 +22,7 @@ use crate::optim::acquisition::Acquisition;
 use crate::optim::bayes::{Bayes, BayesSettings, Estimate, MetricKind};
 use crate::optim::clop_problems::{simple_regret, Problem};
 use crate::optim::space::Space;
-use crate::play::stats::elo_from_score;
+use crate::play::games::stats::elo_from_score;
 use crate::report::bayes::{BayesPlots, Dependence, Pair, Region};
 use crate::run::Steps;
 

@@ -33,7 +33,7 @@ fn assert_same_run(
 }
 
 fn args(dir: &std::path::Path, extra: &[&str]) -> BayesArgs {
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fitness/testdata/peak_game.py");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/peak_game.py");
     std::fs::write(dir.join("space.txt"), "x, int, 0, -100, 100, 5, 0.002\n").unwrap();
     let command = format!("python3 '{}'", script.display());
     let space = dir.join("space.txt");
@@ -199,7 +199,7 @@ impl crate::fitness::GameFitness for PeakPairs {
         _stop: &std::sync::atomic::AtomicBool,
         on_games: &mut dyn FnMut(u64),
     ) -> Result<Vec<Games>> {
-        use crate::play::stats::GameScore::{Draw, Loss, Win};
+        use crate::play::games::stats::GameScore::{Draw, Loss, Win};
         use rand::Rng;
         Ok(trials
             .iter()
@@ -281,8 +281,7 @@ fn a_checkpoint_of_an_older_build_resumes_and_its_points_keep_their_win_draw_los
     // the arguments of `args` with --games 36 --seed 1, 3 steps, 9 points.
     let dir = temp("old");
     std::fs::create_dir_all(dir.join("run")).unwrap();
-    let old = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("src/cmd/testdata/bayes-checkpoint-c91600b.json");
+    let old = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/bayes-checkpoint-c91600b.json");
     std::fs::copy(old, dir.join("run/checkpoint.json")).unwrap();
     let resumed_args = args(&dir, &["--games", "60", "--resume", "--seed", "1"]);
     let settings = resumed_args.settings().unwrap();

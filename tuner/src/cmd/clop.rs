@@ -16,7 +16,7 @@ use crate::fitness::setup::{FitnessKind, Setup};
 use crate::fitness::{step_seed, Games};
 use crate::optim::clop::{Clop, ClopSettings, Correlations};
 use crate::optim::clop_problems::{simple_regret, Problem};
-use crate::play::stats::elo_from_score;
+use crate::play::games::stats::elo_from_score;
 use crate::run::Steps;
 
 /// CLOP (Coulom, ACG 2011): a quadratic logistic regression of the game outcome over the
@@ -243,8 +243,7 @@ mod tests {
     use crate::cmd::args::tuner_args;
 
     fn args(dir: &std::path::Path, extra: &[&str]) -> ClopArgs {
-        let script =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fitness/testdata/peak_game.py");
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/peak_game.py");
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("space.txt"), "x, int, 0, -100, 100, 5, 0.002\n").unwrap();
         let (command, space) = (format!("python3 '{}'", script.display()), dir.join("space.txt"));
@@ -277,7 +276,7 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
-    /// The fake engine's chance of playing well peaks at Knob = 30 (fitness/testdata/knob_engine.py).
+    /// The fake engine's chance of playing well peaks at Knob = 30 (tuner/testdata/knob_engine.py).
     #[test]
     fn clop_over_a_uci_engine_finds_the_peak_of_its_option() {
         use crate::fitness::engine::tests::{knight_book, knob_engine};

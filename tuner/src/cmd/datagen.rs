@@ -8,8 +8,8 @@ use anyhow::{bail, Context, Result};
 
 use super::args::choices;
 use super::args::play::{EngineArgs, PlayArgs};
-use crate::play::datagen::{self, DatagenPlan, PositionFormat};
-use crate::play::runner::Contestant;
+use crate::play::games::runner::Contestant;
+use crate::play::runs::datagen::{self, DatagenPlan, PositionFormat};
 use crate::run::RunDir;
 
 /// Generate labelled positions by self-play at a fixed node count.
@@ -129,11 +129,12 @@ pub fn run(args: &DatagenArgs) -> Result<()> {
 
 /// Starts the binary once: a missing file, an engine that does not answer `uci`, or an option it
 /// does not declare (the error lists the ones it does) stops the run before any game.
-fn check_binary(spec: &crate::play::engine_process::EngineSpec) -> Result<()> {
-    let engine = crate::play::uci_engine::UciEngine::start(spec, crate::fitness::engine::START_TIMEOUT)
-        .with_context(|| {
-            format!("--engine {}: starting it and setting its options", spec.command.display())
-        })?;
+fn check_binary(spec: &crate::play::engines::engine_process::EngineSpec) -> Result<()> {
+    let engine =
+        crate::play::engines::uci_engine::UciEngine::start(spec, crate::fitness::engine::START_TIMEOUT)
+            .with_context(|| {
+                format!("--engine {}: starting it and setting its options", spec.command.display())
+            })?;
     engine.quit(std::time::Duration::from_secs(1));
     Ok(())
 }

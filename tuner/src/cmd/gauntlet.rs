@@ -8,15 +8,15 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 
 use super::args::play::{EngineArgs, PlayArgs};
-use crate::play::identity::RunIdentity;
-use crate::play::journal::{missing_pairs, PairEntry, PairJournal};
-use crate::play::opponents::{load_opponents, table};
-use crate::play::output::PgnFile;
-use crate::play::pgn_out::PgnContext;
-use crate::play::runner::{self, Flow, PairJob};
-use crate::play::settings::distinct_names;
-use crate::play::stats::performance_rating;
-use crate::play::tally::{Failures, GameSummary, Tally};
+use crate::play::games::identity::RunIdentity;
+use crate::play::games::journal::{missing_pairs, PairEntry, PairJournal};
+use crate::play::games::output::PgnFile;
+use crate::play::games::pgn_out::PgnContext;
+use crate::play::games::runner::{self, Flow, PairJob};
+use crate::play::games::stats::performance_rating;
+use crate::play::games::tally::{Failures, GameSummary, Tally};
+use crate::play::runs::opponents::{load_opponents, table};
+use crate::play::runs::settings::distinct_names;
 use crate::run::{game_bar, RunDir};
 
 /// Play our engine against each engine of an opponents file.

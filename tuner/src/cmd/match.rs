@@ -9,12 +9,12 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 
 use super::args::play::{EngineArgs, PlayArgs};
-use crate::play::identity::RunIdentity;
-use crate::play::match_run::{play_match, MatchPlan};
-use crate::play::output::GAMES_FILE;
-use crate::play::runner::Contestant;
-use crate::play::settings::distinct_names;
-use crate::play::stats::{EloModel, Sprt};
+use crate::play::games::identity::RunIdentity;
+use crate::play::games::output::GAMES_FILE;
+use crate::play::games::runner::Contestant;
+use crate::play::games::stats::{EloModel, Sprt};
+use crate::play::runs::match_run::{play_match, MatchPlan};
+use crate::play::runs::settings::distinct_names;
 use crate::run::RunDir;
 
 /// Play two engine configurations against each other.

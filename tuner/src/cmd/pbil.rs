@@ -17,7 +17,7 @@ use super::args::verify::VerifyArgs;
 use crate::fitness::setup::{FitnessKind, Setup};
 use crate::fitness::{step_seed, Games};
 use crate::optim::pbil::{Pbil, PbilSettings, Update, NATURAL_LEARNING_RATE};
-use crate::play::stats::elo_from_score;
+use crate::play::games::stats::elo_from_score;
 use crate::run::Steps;
 
 /// Population-based incremental learning (Baluja 1994): Gray-coded values, a probability per

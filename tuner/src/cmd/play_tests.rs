@@ -35,7 +35,7 @@ fn repo(path: &str) -> String {
 }
 
 fn testdata(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/play/testdata").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(name)
 }
 
 /// Parses a command line of `head` followed by the options every test run shares: 300 nodes per

@@ -307,7 +307,7 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
-    /// The fake engine's chance of playing well peaks at Knob = 30 (fitness/testdata/knob_engine.py).
+    /// The fake engine's chance of playing well peaks at Knob = 30 (tuner/testdata/knob_engine.py).
     #[test]
     fn spsa_over_a_uci_engine_moves_its_option_toward_the_peak_and_resumes_exactly() {
         use crate::fitness::engine::tests::{knight_book, knob_engine};
@@ -368,7 +368,7 @@ mod tests {
     #[test]
     fn an_openbench_digest_imports_into_search_toml_and_verifies() {
         let dir = std::env::temp_dir().join(format!("whetstone-spsa-ob-{}", std::process::id()));
-        let digest = concat!(env!("CARGO_MANIFEST_DIR"), "/src/optim/testdata/openbench-digest.csv");
+        let digest = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/openbench-digest.csv");
         let verify = ["--verify", "--verify-nodes", "300", "--verify-games", "4", "--hash", "1"];
         run(&args(&dir, &[&["--import-openbench", digest][..], &verify].concat())).unwrap();
         let search = SearchParamSet::load(&dir.join("search.toml")).unwrap();

@@ -13,7 +13,7 @@
 //! content), `stream.rs` (positions read from and written to any format, one at a time),
 //! `text_out.rs` (the text writer), `binary/` (viriformat, bulletformat, binpack), `openbench.rs`
 //! (PGN files and OpenBench archives), `tools/` (filter, dedupe, shuffle, sample, merge). Tests
-//! sit in each file or beside it (`*_tests.rs`); fixtures are in `testdata/`.
+//! sit in each file or beside it (`*_tests.rs`); fixtures are in `tuner/testdata/`.
 
 pub mod binary;
 pub mod files;

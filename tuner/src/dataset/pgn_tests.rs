@@ -4,7 +4,7 @@
 
 use super::*;
 
-const FIXTURE: &str = include_str!("testdata/games.pgn");
+const FIXTURE: &str = include_str!("../../testdata/games.pgn");
 
 fn run(text: &str, options: PgnOptions) -> (PgnReport, Vec<(String, Outcome)>) {
     let mut kept = Vec::new();

@@ -548,7 +548,7 @@ fn bz2(text: &str) -> Vec<u8> {
 #[test]
 fn an_archive_reads_as_its_pgns_and_names_a_corrupt_member_and_an_illegal_move() {
     let dir = TempDir::new("archive");
-    let games = include_str!("testdata/games.pgn");
+    let games = include_str!("../../testdata/games.pgn");
     // OpenBench's compact comments on a short game of its own.
     let compact = "[Event \"ob\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n\
                    e4 {+0.30/9} e5 {-0.25/10} Qh5 {+0.10/8, line=x} Nc6 {book} Bc4 {unknown} Nf6 {-0.5/7} Qxf7# {+1.00/5} 1-0\n\n";

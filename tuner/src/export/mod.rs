@@ -16,7 +16,7 @@ use whetstone::search::SearchParamSet;
 
 use crate::fitness::setup::{Setup, TuneSettings};
 use crate::optim::space::Slot;
-use crate::play::settings::MatchSettings;
+use crate::play::runs::settings::MatchSettings;
 use crate::run::advice::{advice, Baking};
 use crate::run::provenance::{self, Provenance};
 use crate::run::RunDir;

@@ -14,7 +14,7 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use super::{GameFitness, Games, Trial};
 use crate::optim::space::Space;
-use crate::play::stats::GameScore;
+use crate::play::games::stats::GameScore;
 
 pub struct CommandFitness {
     pub program: String,

@@ -35,17 +35,17 @@ use whetstone::Color;
 
 use super::{GameFitness, Games, Trial};
 use crate::optim::space::{Dim, Space};
-use crate::play::book::{self, BookOrder, Opening};
-use crate::play::engine_process::EngineSpec;
-use crate::play::external::External;
-use crate::play::game::{play_game, GameRecord, GameSettings, Termination};
-use crate::play::identity::RunIdentity;
-use crate::play::player::Player;
-use crate::play::runner::Contestant;
-use crate::play::settings::MatchSettings;
-use crate::play::stats::GameScore;
-use crate::play::uci_engine::UciEngine;
-use crate::play::uci_option::{find_option, same_name, OptionKind, UciOption};
+use crate::play::engines::engine_process::EngineSpec;
+use crate::play::engines::external::External;
+use crate::play::engines::player::Player;
+use crate::play::engines::uci_engine::UciEngine;
+use crate::play::engines::uci_option::{find_option, same_name, OptionKind, UciOption};
+use crate::play::games::book::{self, BookOrder, Opening};
+use crate::play::games::game::{play_game, GameRecord, GameSettings, Termination};
+use crate::play::games::identity::RunIdentity;
+use crate::play::games::runner::Contestant;
+use crate::play::games::stats::GameScore;
+use crate::play::runs::settings::MatchSettings;
 use crate::run::{format_value, RunDir};
 
 /// How long an engine may take to start and answer `uci` and `isready` (as the match runner).

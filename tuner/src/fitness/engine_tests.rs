@@ -8,11 +8,11 @@ use super::*;
 use crate::dataset::testutil::TempDir;
 use crate::fitness::setup::tests::test_tune_settings;
 use crate::fitness::setup::{FitnessKind, TuneSettings};
-use crate::play::engine_process::Protocol;
+use crate::play::engines::engine_process::Protocol;
 use crate::play::limit::LimitChoice;
 
 fn testdata(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fitness/testdata").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(name)
 }
 
 /// An executable that runs the fake engine in `mode` (the engine binary a user would give).

@@ -86,7 +86,7 @@ pub(crate) mod tests {
     use std::sync::Mutex;
 
     use super::*;
-    use crate::play::stats::GameScore;
+    use crate::play::games::stats::GameScore;
 
     /// A game source whose candidates win when their first value is larger than the
     /// opponent's (the reference is 0), and that records what it was asked to play. With
@@ -127,7 +127,7 @@ pub(crate) mod tests {
                     let other = t.opponent.as_ref().map_or(0.0, |o| o[0]);
                     let mut g = Games::default();
                     if self.pairs {
-                        use crate::play::stats::GameScore::{Draw, Loss, Win};
+                        use crate::play::games::stats::GameScore::{Draw, Loss, Win};
                         for _ in 0..GameFitness::games_per_trial(self, t.games) / 2 {
                             let (first, second) = match t.candidate[0].total_cmp(&other) {
                                 std::cmp::Ordering::Greater => (Win, Draw),
@@ -162,7 +162,7 @@ pub(crate) mod tests {
 
     #[test]
     fn pair_counts_survive_every_question() {
-        use crate::play::stats::Pentanomial;
+        use crate::play::games::stats::Pentanomial;
         let stop = AtomicBool::new(false);
         // A ranking: 3 games round up to 2 pairs, each pair from the candidate's side.
         let j = pair_judge(true);

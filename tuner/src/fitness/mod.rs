@@ -40,8 +40,8 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
-use crate::play::stats::{GameScore, Pentanomial, Wld};
-use crate::play::tally::Failures;
+use crate::play::games::stats::{GameScore, Pentanomial, Wld};
+use crate::play::games::tally::Failures;
 
 /// Games from the candidate's side, and games that could not be played (a command that failed
 /// every retry): those are reported, never counted as a result.

@@ -14,11 +14,11 @@ use whetstone::search::SearchParams;
 
 use super::{GameFitness, Games, Trial};
 use crate::optim::space::Space;
-use crate::play::book::{self, BookOrder, Opening};
-use crate::play::game::{GameRecord, GameSettings};
-use crate::play::inprocess::EngineSetup;
-use crate::play::runner::{self, Contestant, Flow, PairJob};
-use crate::play::stats::GameScore;
+use crate::play::engines::inprocess::EngineSetup;
+use crate::play::games::book::{self, BookOrder, Opening};
+use crate::play::games::game::{GameRecord, GameSettings};
+use crate::play::games::runner::{self, Contestant, Flow, PairJob};
+use crate::play::games::stats::GameScore;
 
 pub struct SelfPlay {
     pub space: Space,
@@ -119,7 +119,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::play::game::Adjudication;
+    use crate::play::games::game::Adjudication;
     use crate::play::limit::MoveLimit;
 
     #[test]

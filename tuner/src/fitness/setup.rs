@@ -19,7 +19,7 @@ use crate::fitness::Fitness;
 use crate::model::recipe::{FitRecipe, RecipeChoice};
 use crate::optim::space::Space;
 use crate::play::limit::MoveLimit;
-use crate::play::settings::MatchSettings;
+use crate::play::runs::settings::MatchSettings;
 use crate::run::provenance::Provenance;
 use crate::run::RunDir;
 
@@ -308,7 +308,7 @@ impl TuneSettings {
 pub(crate) mod tests {
     use super::*;
     use crate::play::limit::LimitChoice;
-    use crate::play::settings::test_settings;
+    use crate::play::runs::settings::test_settings;
 
     /// A black-box tuner's settings when only `--params params/eval.toml --out OUT --quiet` is
     /// given, on one thread (`cmd/`'s tests check that the command line's defaults are these).

@@ -150,7 +150,7 @@ mod tests {
         let t = Tournament { source: pair_judge(true) };
         let candidates: Vec<Vec<f64>> = (0..4).map(|i| vec![i as f64]).collect();
         let scored = t.rank(&candidates, 4, 3, &AtomicBool::new(false)).unwrap();
-        let mut pairs = crate::play::stats::Pentanomial::default();
+        let mut pairs = crate::play::games::stats::Pentanomial::default();
         for s in &scored {
             pairs.merge(&s.games.pairs);
             assert_eq!(2 * s.games.pairs.pairs(), s.games.played(), "{s:?}");

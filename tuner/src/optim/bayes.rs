@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::acquisition::{self, Acquisition};
 use super::clop_problems::{Problem, Solver};
 use super::gp::{self, Gp, Hyper};
-use crate::play::stats::{Pentanomial, Wld};
+use crate::play::games::stats::{Pentanomial, Wld};
 
 /// Games of prior weight in each point's outcome frequencies (at the run's pooled frequencies).
 pub const PRIOR_GAMES: f64 = 16.0;

@@ -29,7 +29,7 @@ use rand::Rng;
 use rand_distr::{Distribution, Uniform};
 use serde::{Deserialize, Serialize};
 
-use crate::play::stats::GameScore;
+use crate::play::games::stats::GameScore;
 
 /// Which quadratic terms the regression uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::clop::{Clop, ClopSettings};
-use crate::play::stats::GameScore;
+use crate::play::games::stats::GameScore;
 
 /// A test problem. Names for the CLI in [`Problem::names`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 use super::*;
 use crate::optim::space::Space;
 
-/// A sample in `testdata/` (see its README for where each comes from).
+/// A sample in `tuner/testdata/` (see `openbench-samples.md` for where each comes from).
 fn sample(name: &str) -> (String, String) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/optim/testdata/").to_string() + name;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/").to_string() + name;
     (std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")), name.to_string())
 }
 

@@ -3,44 +3,25 @@
 //! against real engines; self-play data generation. The commands (`cmd/match.rs`, `cmd/gauntlet.rs`,
 //! `cmd/datagen.rs`) only read options and call these.
 //!
-//! Layout, from one move up to a run:
-//! - `limit.rs` (nodes, depth or clock per move), `player.rs` (what the game loop asks of a player),
-//!   `inprocess.rs` (our engine as a library), `engine_process.rs` (an engine binary's process),
-//!   `uci_engine.rs` + `external.rs` (a UCI binary), `uci_option.rs` (its declared options and the
-//!   `setoption` lines checked against them), `xboard_text.rs` + `xboard_engine.rs` + `xboard.rs`
-//!   (an xboard binary);
-//! - `game.rs` (one game: rules, clocks, adjudication, the record), `outcome.rs` (how it ended), `pgn_out.rs` (the record as PGN);
-//! - `book.rs` (openings), `runner.rs` (game pairs over worker threads), `stats.rs` (Elo, LOS,
-//!   pentanomial, SPRT), `tally.rs` (a run's results), `output.rs` (a run's games.pgn);
-//! - runs: `match_run.rs` (a resumable match, over `journal.rs`, its record of finished pairs, and
-//!   `identity.rs`, the options a resumed run must share), `datagen.rs` (resumable self-play
-//!   positions), `opponents.rs` (a gauntlet's opponents file and table), `rescore.rs` (an
-//!   engine's search scores for a dataset's positions, resumable);
-//! - how a run plays its games (limit, openings, adjudication, threads) and the engines it names,
-//!   in `settings.rs`.
+//! Layout, from one move up to a run (each folder imports only the ones above it in this list):
+//! - `limit.rs` (nodes, depth or clock per move) and `outcome.rs` (how a game ended): the words
+//!   every layer shares;
+//! - `engines/`: what plays a move — the player the game loop asks (`player.rs`), our engine as a
+//!   library (`inprocess.rs`), an engine binary's process (`engine_process.rs`), a UCI binary
+//!   (`uci_engine.rs` driver, `external.rs` player, `uci_option.rs` its options), an xboard
+//!   binary (`xboard_text.rs`, `xboard_engine.rs`, `xboard.rs`);
+//! - `games/`: the match machinery — one game with its rules, clocks and adjudication
+//!   (`game.rs`) and its PGN (`pgn_out.rs`), openings (`book.rs`), game pairs over worker threads
+//!   (`runner.rs`), statistics (`stats.rs`: Elo, LOS, pentanomial, SPRT), a run's results
+//!   (`tally.rs`), its games file (`output.rs`), the record of finished pairs (`journal.rs`) and
+//!   the options a resumed run must share (`identity.rs`);
+//! - `runs/`: what a command runs — how a run plays (`settings.rs`: limit, openings,
+//!   adjudication, threads, the engines it names), a resumable match (`match_run.rs`), self-play
+//!   positions (`datagen.rs`), a gauntlet's opponents (`opponents.rs`), an engine's scores for a
+//!   dataset (`rescore.rs`).
 
-pub mod book;
-pub mod datagen;
-pub mod engine_process;
-pub mod external;
-pub mod game;
-pub mod identity;
-pub mod inprocess;
-pub mod journal;
+pub mod engines;
+pub mod games;
 pub mod limit;
-pub mod match_run;
-pub mod opponents;
 pub mod outcome;
-pub mod output;
-pub mod pgn_out;
-pub mod player;
-pub mod rescore;
-pub mod runner;
-pub mod settings;
-pub mod stats;
-pub mod tally;
-pub mod uci_engine;
-pub mod uci_option;
-pub mod xboard;
-pub mod xboard_engine;
-pub mod xboard_text;
+pub mod runs;

@@ -22,7 +22,7 @@ use super::session::{run_unit, spin_option, Session, UnitResult};
 use super::settings::{EvalCommand, Freshness, Perspective, ProbeSettings};
 use super::space::{Column, Linearity, OptionFinding, ProbedRow};
 use crate::dataset::Label;
-use crate::play::uci_option::same_name;
+use crate::play::engines::uci_option::same_name;
 use crate::run::progress_bar;
 
 /// The journal's file name in the run folder.

@@ -15,7 +15,7 @@ use super::settings::{ProbeSettings, TraceSettings};
 use super::space::{Column, Linearity, OptionFinding, ProbedRow};
 use super::trace_run::{trace, Traced, TRACE_JOURNAL};
 use crate::dataset::{load_labelled, Label, LoadOptions};
-use crate::play::uci_option::same_name;
+use crate::play::engines::uci_option::same_name;
 
 /// Every position of `paths`, in load order, as FEN and label.
 pub fn load_positions(paths: &[PathBuf], progress: bool) -> Result<Vec<(String, Label)>> {

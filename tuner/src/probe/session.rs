@@ -11,9 +11,9 @@ use std::time::Duration;
 use anyhow::{anyhow, Result};
 
 use super::settings::Workers;
-use crate::play::engine_process::EngineError;
-use crate::play::uci_engine::{position_command, UciEngine};
-use crate::play::uci_option::{find_option, setoption_command, UciOption};
+use crate::play::engines::engine_process::EngineError;
+use crate::play::engines::uci_engine::{position_command, UciEngine};
+use crate::play::engines::uci_option::{find_option, setoption_command, UciOption};
 
 /// Tries per position: a position on which the engine dies this many times running is given up.
 pub const ATTEMPTS: usize = 2;
@@ -91,12 +91,12 @@ impl Session {
 /// The spin declaration of `name`, or an error naming the engine's options.
 pub fn spin_option<'a>(declared: &'a [UciOption], engine: &str, name: &str) -> Result<&'a UciOption> {
     let option = find_option(declared, name).ok_or_else(|| {
-        anyhow!("engine '{engine}': {}", crate::play::uci_option::undeclared(declared, name))
+        anyhow!("engine '{engine}': {}", crate::play::engines::uci_option::undeclared(declared, name))
     })?;
     // A spin with a value the engine accepts is all a probe can move.
     setoption_command(declared, name, option.default.as_deref().unwrap_or("0"))
         .map_err(|e| anyhow!("engine '{engine}': {e}"))?;
-    if option.kind != crate::play::uci_option::OptionKind::Spin {
+    if option.kind != crate::play::engines::uci_option::OptionKind::Spin {
         return Err(anyhow!(
             "engine '{engine}': option '{}' is a {}, not a spin: only integer weights can be probed",
             option.name,

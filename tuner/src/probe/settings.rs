@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::play::engine_process::EngineSpec;
+use crate::play::engines::engine_process::EngineSpec;
 
 /// Whose view the engine's evaluation number takes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -1,4 +1,4 @@
-//! The probe and the trace client against the toy engine (`play/testdata/toy_engine.py`):
+//! The probe and the trace client against the toy engine (`tuner/testdata/toy_engine.py`):
 //! coefficients, linearity, resuming, and every fault the library must name.
 
 use std::path::{Path, PathBuf};
@@ -12,10 +12,10 @@ use super::space::Linearity;
 use super::trace_run::{trace, TRACE_JOURNAL};
 use crate::dataset::Label;
 use crate::model::tests::random_positions;
-use crate::play::engine_process::{EngineSpec, Protocol};
+use crate::play::engines::engine_process::{EngineSpec, Protocol};
 
 pub fn toy(flags: &[&str]) -> EngineSpec {
-    let script = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/src/play/testdata/toy_engine.py"));
+    let script = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/toy_engine.py"));
     let mut args = vec![script.display().to_string()];
     args.extend(flags.iter().map(|f| f.to_string()));
     EngineSpec {

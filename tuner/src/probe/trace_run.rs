@@ -19,7 +19,7 @@ use super::trace_client::{Declaration, PositionTrace};
 use crate::dataset::Label;
 use crate::model::store::{Compact, TraceStore};
 use crate::model::Layout;
-use crate::play::uci_option::{find_option, undeclared};
+use crate::play::engines::uci_option::{find_option, undeclared};
 use crate::run::progress_bar;
 
 /// The journal's file name in the run folder.

@@ -27,7 +27,7 @@ use crate::dataset::Label;
 use crate::model::store::{Compact, TraceStore};
 use crate::model::{split, Kernel, Layout, Model};
 use crate::optim::Adam;
-use crate::play::engine_process::{EngineSpec, Protocol};
+use crate::play::engines::engine_process::{EngineSpec, Protocol};
 
 /// Our engine in this process, answering `command` for each position.
 fn answers(fens: &[String], command: &str) -> Vec<Vec<String>> {

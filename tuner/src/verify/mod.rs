@@ -17,8 +17,8 @@ use anyhow::{bail, Result};
 use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
+use crate::play::games::stats::{EloModel, Sprt};
 use crate::play::limit::MoveLimit;
-use crate::play::stats::{EloModel, Sprt};
 pub use crate::run::verdict::{Outcome, Standing, Verdict, CLOCK};
 
 /// Nodes per move of the default verification: a screen.

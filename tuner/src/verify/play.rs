@@ -13,12 +13,12 @@ use whetstone::eval::Weights;
 use whetstone::search::SearchParams;
 
 use super::{Contenders, Outcome, SprtPlan, Verdict};
-use crate::play::identity::RunIdentity;
-use crate::play::inprocess::EngineSetup;
-use crate::play::match_run::{play_match, MatchPlan};
-use crate::play::runner::Contestant;
-use crate::play::settings::MatchSettings;
-use crate::play::stats::SprtDecision;
+use crate::play::engines::inprocess::EngineSetup;
+use crate::play::games::identity::RunIdentity;
+use crate::play::games::runner::Contestant;
+use crate::play::games::stats::SprtDecision;
+use crate::play::runs::match_run::{play_match, MatchPlan};
+use crate::play::runs::settings::MatchSettings;
 
 /// Plays the tuned values of `contenders` against their start into `dir` (continuing its
 /// journal when `resume`), with the book, adjudication, hash and threads of `play`.
@@ -69,7 +69,7 @@ pub fn verify(
         event: "whetstone verification".into(),
         identity,
     };
-    let resume = resume && dir.join(crate::play::journal::JOURNAL_FILE).exists();
+    let resume = resume && dir.join(crate::play::games::journal::JOURNAL_FILE).exists();
     eprintln!(
         "verifying: the tuned values against the start, SPRT [{}, {}] at {}, at most {} games{}",
         plan.bounds[0],
@@ -116,7 +116,7 @@ mod tests {
     use super::*;
     use crate::dataset::testutil::TempDir;
     use crate::play::limit::{LimitChoice, MoveLimit};
-    use crate::play::settings::test_settings;
+    use crate::play::runs::settings::test_settings;
 
     /// `tune match`'s defaults on `concurrency` threads, quiet (the verification's own limit
     /// is its plan's).
@@ -184,7 +184,7 @@ mod tests {
         assert!(straight.games >= 20, "the SPRT must outlast the halt: {}", straight.lines());
         let (stop, finished) = (AtomicBool::new(false), AtomicBool::new(false));
         let halted_dir = dir.path("halted");
-        let journal = halted_dir.join(crate::play::journal::JOURNAL_FILE);
+        let journal = halted_dir.join(crate::play::games::journal::JOURNAL_FILE);
         let halted = std::thread::scope(|s| {
             s.spawn(|| {
                 // Raise the flag once a few pairs are in the journal (its first line is the identity).

@@ -8,8 +8,8 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
 use crate::dataset::files::FileFormat;
 use crate::fitness::setup::FitnessKind;
-use crate::play::book::BookOrder;
-use crate::play::datagen::PositionFormat;
+use crate::play::games::book::BookOrder;
+use crate::play::runs::datagen::PositionFormat;
 
 /// A parser that takes one of `values` (name, help line) and reads it with `T::from_str`.
 fn one_of<T>(

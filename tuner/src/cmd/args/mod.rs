@@ -1,6 +1,6 @@
 //! The options commands share, as clap parses them, and what each resolves to in the library:
 //! `play.rs` (games: limits, openings, adjudication, threads; the engine under test) gives
-//! [`MatchSettings`](crate::play::settings::MatchSettings), `tune.rs` (the black-box tuners')
+//! [`MatchSettings`](crate::play::runs::settings::MatchSettings), `tune.rs` (the black-box tuners')
 //! gives [`TuneSettings`](crate::fitness::setup::TuneSettings), `recipe.rs` (a Texel fit's data
 //! and objective) gives [`RecipeChoice`](crate::model::recipe::RecipeChoice), `verify.rs` (the
 //! verification SPRT) gives [`VerifySettings`](crate::verify::VerifySettings); `choices.rs`

@@ -9,11 +9,11 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::choices;
-use crate::play::book::BookOrder;
-use crate::play::game::{Adjudication, DrawRule, ResignRule};
+use crate::play::games::book::BookOrder;
+use crate::play::games::game::{Adjudication, DrawRule, ResignRule};
+use crate::play::games::runner::Contestant;
 use crate::play::limit::LimitChoice;
-use crate::play::runner::Contestant;
-use crate::play::settings::{threads, MatchSettings};
+use crate::play::runs::settings::{threads, MatchSettings};
 
 /// The engine under test, as `tune match`, `gauntlet` and `datagen` name it (a command whose
 /// engine is narrower rewords the help with `mut_arg`, as datagen does: in process only).
@@ -169,6 +169,6 @@ mod tests {
     fn the_defaults_are_the_settings_the_library_tests_play_with() {
         let mut settings = PlayArgs::defaults().settings();
         (settings.concurrency, settings.quiet) = (1, true);
-        assert_eq!(settings, crate::play::settings::test_settings(LimitChoice::default()));
+        assert_eq!(settings, crate::play::runs::settings::test_settings(LimitChoice::default()));
     }
 }

@@ -34,7 +34,7 @@ use crate::cmd::args::play::PlayArgs;
 use crate::cmd::args::verify::{VerifyArgs, VerifyGames};
 use crate::export::bake::{bake, Bake};
 use crate::export::play_verification;
-use crate::play::datagen::POSITIONS_FILE;
+use crate::play::runs::datagen::POSITIONS_FILE;
 use crate::run::RunDir;
 use crate::verify::{Contenders, Standing, VerifySettings, CLOCK};
 use record::{describe, finished_stage, load_state, save, write_results, State};

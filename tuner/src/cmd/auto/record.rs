@@ -10,7 +10,7 @@ use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
 use super::Stage;
-use crate::play::datagen::POSITIONS_FILE;
+use crate::play::runs::datagen::POSITIONS_FILE;
 use crate::run::RunDir;
 
 /// The loop's checkpoint (`auto.json`).

@@ -80,7 +80,7 @@ pub(super) fn estimate_seconds(args: &AutoArgs, state: &State, stage: Stage) -> 
 /// checkpoint starts again).
 pub(super) fn resumable(stage: Stage, dir: &Path) -> bool {
     match stage {
-        Stage::Datagen => dir.join(crate::play::datagen::PROGRESS_FILE).is_file(),
+        Stage::Datagen => dir.join(crate::play::runs::datagen::PROGRESS_FILE).is_file(),
         _ => dir.join("checkpoint.json").is_file(),
     }
 }

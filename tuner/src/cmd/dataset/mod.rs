@@ -17,9 +17,9 @@ use crate::dataset::stats::stats;
 use crate::dataset::stream::ReadOptions;
 use crate::dataset::tools::DEFAULT_MEMORY_MB;
 use crate::dataset::LoadOptions;
-use crate::play::rescore::{rescore, RescoreOptions, SEARCHES_PER_PROCESS};
-use crate::play::settings::uci_engine_spec;
-use crate::play::uci_engine::GoLimit;
+use crate::play::engines::uci_engine::GoLimit;
+use crate::play::runs::rescore::{rescore, RescoreOptions, SEARCHES_PER_PROCESS};
+use crate::play::runs::settings::uci_engine_spec;
 
 pub use convert::convert;
 use filter_args::FilterArgs;

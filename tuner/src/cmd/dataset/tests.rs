@@ -167,7 +167,7 @@ fn convert_skips_broken_lines_unless_strict_and_refuses_bad_requests() {
 fn convert_turns_pgn_games_into_labelled_positions() {
     let dir = TempDir::new("convert-pgn");
     let pgn = dir.path("games.PGN");
-    std::fs::write(&pgn, include_str!("../../dataset/testdata/games.pgn")).unwrap();
+    std::fs::write(&pgn, include_str!("../../../testdata/games.pgn")).unwrap();
     for format in [FileFormat::Epd, FileFormat::Ethereal, FileFormat::Csv, FileFormat::Text] {
         let out = dir.path("games.out");
         let args = ReadArgs { skip_plies: Some(8), ..lenient() };

@@ -1,0 +1,12 @@
+//! The match machinery: one game, its PGN, openings, game pairs over worker threads, statistics,
+//! a run's tally, games file, journal and identity.
+
+pub mod book;
+pub mod game;
+pub mod identity;
+pub mod journal;
+pub mod output;
+pub mod pgn_out;
+pub mod runner;
+pub mod stats;
+pub mod tally;

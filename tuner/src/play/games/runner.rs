@@ -1,0 +1,296 @@
+//! The match runner: game pairs (one opening, each side once with White) spread over worker
+//! threads. Each worker owns its own players (an in-process engine's table and histories, an
+//! external engine's process), so games never share state; a game pair's result goes back to the
+//! caller's thread, which keeps the statistics and may stop the run (an SPRT decision, Ctrl-C).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{anyhow, Result};
+
+use crate::play::engines::engine_process::{EngineSpec, Protocol};
+use crate::play::engines::external::External;
+use crate::play::engines::inprocess::{EngineSetup, InProcess};
+use crate::play::engines::player::Player;
+use crate::play::engines::xboard::Xboard;
+use crate::play::games::game::{play_game, GameRecord, GameSettings};
+
+/// A side in a run: a configuration of our engine played in this process, or an engine binary
+/// (UCI or xboard, as its spec says).
+#[derive(Clone)]
+pub enum Contestant {
+    InProcess(EngineSetup),
+    External(EngineSpec),
+}
+
+impl Contestant {
+    pub fn name(&self) -> &str {
+        match self {
+            Contestant::InProcess(setup) => &setup.name,
+            Contestant::External(spec) => &spec.name,
+        }
+    }
+
+    /// A fresh player (for an external engine: a started process).
+    pub fn player(&self, start_timeout: Duration) -> Result<Box<dyn Player>> {
+        Ok(match self {
+            Contestant::InProcess(setup) => Box::new(InProcess::new(setup.clone())),
+            Contestant::External(spec) => match spec.protocol {
+                Protocol::Uci => Box::new(External::start(spec.clone(), start_timeout)?),
+                Protocol::Xboard => Box::new(Xboard::start(spec.clone(), start_timeout)?),
+            },
+        })
+    }
+}
+
+/// One game pair to play: both games start from `start_fen`; in the first, contestant `first`
+/// has White against `second`, in the second the colours are swapped.
+#[derive(Clone, Debug)]
+pub struct PairJob {
+    pub start_fen: String,
+    /// Where the opening came from (`book.epd:17`), for the PGN.
+    pub opening: String,
+    pub first: usize,
+    pub second: usize,
+}
+
+/// A finished pair: `games[0]` has `first` as White, `games[1]` as Black.
+#[derive(Clone, Debug)]
+pub struct PairResult {
+    pub index: usize,
+    pub job: PairJob,
+    pub games: [GameRecord; 2],
+}
+
+/// What the caller wants after a pair.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// Plays `jobs` on `concurrency` threads and hands every finished pair to `on_pair` (on this
+/// thread, in the order they finish). Raising `stop` (or returning [`Flow::Stop`]) ends the run:
+/// games in progress are abandoned and not reported. Every engine binary is started once first
+/// and asked whether it can play its games (their openings at this limit), so an engine that
+/// cannot start or cannot play them is an error before any game.
+pub fn run(
+    contestants: &[Contestant],
+    jobs: &[PairJob],
+    settings: &GameSettings,
+    concurrency: usize,
+    stop: &AtomicBool,
+    mut on_pair: impl FnMut(PairResult) -> Result<Flow>,
+) -> Result<()> {
+    let start_timeout = Duration::from_secs(10);
+    // Only a binary can fail to start; an in-process engine's table is allocated by the worker
+    // that plays it (a tuner's generation may hold dozens of contestants).
+    for (index, contestant) in contestants.iter().enumerate() {
+        if !matches!(contestant, Contestant::External(_)) {
+            continue;
+        }
+        let mut player = contestant.player(start_timeout)?;
+        let mut fens: Vec<&str> = jobs
+            .iter()
+            .filter(|job| job.first == index || job.second == index)
+            .map(|job| job.start_fen.as_str())
+            .collect();
+        fens.sort_unstable();
+        fens.dedup();
+        player
+            .check_games(&settings.limit, &fens)
+            .map_err(|why| anyhow!("engine '{}' cannot play this run: {why}", contestant.name()))?;
+    }
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel::<PairResult>();
+    let contestants: Arc<[Contestant]> = contestants.into();
+    std::thread::scope(|scope| -> Result<()> {
+        let mut workers = Vec::new();
+        for _ in 0..concurrency.max(1) {
+            let sender = sender.clone();
+            let (contestants, next) = (contestants.clone(), &next);
+            workers.push(
+                scope.spawn(move || work(&contestants, jobs, settings, next, stop, start_timeout, &sender)),
+            );
+        }
+        drop(sender);
+        let mut outcome = Ok(());
+        for result in receiver {
+            if outcome.is_err() {
+                continue;
+            }
+            match on_pair(result) {
+                Ok(Flow::Continue) => {}
+                Ok(Flow::Stop) => stop.store(true, Ordering::Relaxed),
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    outcome = Err(e);
+                }
+            }
+        }
+        for worker in workers {
+            match worker.join() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => outcome = outcome.and(Err(e)),
+                Err(_) => outcome = outcome.and(Err(anyhow!("a game worker thread panicked"))),
+            }
+        }
+        outcome
+    })
+}
+
+/// One worker: takes pairs in index order until none are left or the run stops.
+fn work(
+    contestants: &[Contestant],
+    jobs: &[PairJob],
+    settings: &GameSettings,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    start_timeout: Duration,
+    sender: &mpsc::Sender<PairResult>,
+) -> Result<()> {
+    // players[contestant][seat]: a contestant playing itself needs two independent instances.
+    let mut players: Vec<[Option<Box<dyn Player>>; 2]> = contestants.iter().map(|_| [None, None]).collect();
+    loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= jobs.len() || stop.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let job = &jobs[index];
+        for (c, seat) in [(job.first, 0), (job.second, 1)] {
+            if players[c][seat].is_none() {
+                players[c][seat] = Some(contestants[c].player(start_timeout)?);
+            }
+        }
+        let mut games = Vec::with_capacity(2);
+        for swap in [false, true] {
+            let (white, black) = pair_seats(&mut players, job.first, job.second, swap);
+            match play_game(white, black, &job.start_fen, settings, stop) {
+                Some(game) => games.push(game),
+                None => return Ok(()),
+            }
+        }
+        let games: [GameRecord; 2] = games.try_into().map_err(|_| anyhow!("a pair has two games"))?;
+        if sender.send(PairResult { index, job: job.clone(), games }).is_err() {
+            return Ok(());
+        }
+    }
+}
+
+/// The two players of a game: `first`'s seat-0 instance and `second`'s seat-1 instance, White
+/// first unless `swap`.
+fn pair_seats(
+    players: &mut [[Option<Box<dyn Player>>; 2]],
+    first: usize,
+    second: usize,
+    swap: bool,
+) -> (&mut dyn Player, &mut dyn Player) {
+    let (a, b) = if first == second {
+        let [seat0, seat1] = &mut players[first];
+        (seat0, seat1)
+    } else {
+        let (low, high) = players.split_at_mut(first.max(second));
+        if first < second {
+            (&mut low[first][0], &mut high[0][1])
+        } else {
+            (&mut high[0][0], &mut low[second][1])
+        }
+    };
+    let a: &mut dyn Player = a.as_deref_mut().expect("players are made before the pair");
+    let b: &mut dyn Player = b.as_deref_mut().expect("players are made before the pair");
+    if swap {
+        (b, a)
+    } else {
+        (a, b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::play::games::game::Adjudication;
+    use crate::play::limit::MoveLimit;
+
+    fn contestants() -> Vec<Contestant> {
+        let handset = Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/handset.toml");
+        let mut a = EngineSetup::built_in("baked");
+        let mut b = EngineSetup::from_files(&handset, None).unwrap();
+        a.hash_mb = 1;
+        b.hash_mb = 1;
+        vec![Contestant::InProcess(a), Contestant::InProcess(b)]
+    }
+
+    fn jobs() -> Vec<PairJob> {
+        [
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2",
+            "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, fen)| PairJob {
+            start_fen: fen.to_string(),
+            opening: format!("test:{i}"),
+            first: 0,
+            second: 1,
+        })
+        .collect()
+    }
+
+    fn settings() -> GameSettings {
+        GameSettings {
+            limit: MoveLimit::Nodes(400),
+            adjudication: Adjudication {
+                resign: Some(crate::play::games::game::ResignRule { moves: 3, score: 600, two_sided: true }),
+                ..Adjudication::none()
+            },
+            time_margin: Duration::ZERO,
+            hang_timeout: Duration::from_secs(10),
+        }
+    }
+
+    /// Every pair's moves, by pair index.
+    fn play_all(concurrency: usize) -> Vec<(usize, Vec<Vec<whetstone::Move>>)> {
+        let mut results = Vec::new();
+        let stop = AtomicBool::new(false);
+        run(&contestants(), &jobs(), &settings(), concurrency, &stop, |pair| {
+            let moves = pair.games.iter().map(|g| g.moves.iter().map(|m| m.mv).collect()).collect();
+            results.push((pair.index, moves));
+            Ok(Flow::Continue)
+        })
+        .unwrap();
+        results.sort_by_key(|(index, _)| *index);
+        results
+    }
+
+    #[test]
+    #[cfg_attr(
+        not(feature = "slow-tests"),
+        ignore = "slow: cargo test -p whetstone-tuner --features slow-tests"
+    )]
+    fn the_game_set_does_not_depend_on_the_thread_count() {
+        let one = play_all(1);
+        assert_eq!(one.len(), 4);
+        assert_eq!(one, play_all(2));
+    }
+
+    #[test]
+    fn colours_alternate_within_a_pair_and_stop_ends_the_run() {
+        let stop = AtomicBool::new(false);
+        let mut pairs = 0;
+        run(&contestants(), &jobs(), &settings(), 1, &stop, |pair| {
+            assert_eq!((pair.games[0].white.as_str(), pair.games[0].black.as_str()), ("baked", "handset"));
+            assert_eq!((pair.games[1].white.as_str(), pair.games[1].black.as_str()), ("handset", "baked"));
+            assert_eq!(pair.games[0].start_fen, pair.games[1].start_fen);
+            pairs += 1;
+            Ok(Flow::Stop)
+        })
+        .unwrap();
+        assert_eq!(pairs, 1, "the run stops after the first pair");
+    }
+}

@@ -1,0 +1,147 @@
+use std::path::Path;
+
+use super::*;
+use crate::dataset::testutil::TempDir;
+use crate::play::engines::inprocess::EngineSetup;
+use crate::play::limit::LimitChoice;
+use crate::play::runs::settings::test_settings;
+
+/// `pairs` pairs of the baked values against themselves at 300 nodes per move, with the shared
+/// options' defaults otherwise (book, adjudication, seed 1), on one thread.
+fn plan(pairs: usize) -> DatagenPlan {
+    let play = test_settings(LimitChoice::nodes(300));
+    let (openings, _) = play.openings().unwrap();
+    let schedule = play.opening_schedule(openings.len(), pairs).unwrap();
+    let params = Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
+    let mut engine = EngineSetup::from_files(&params, None).unwrap();
+    engine.hash_mb = 1;
+    DatagenPlan {
+        engine: Contestant::InProcess(engine),
+        settings: play.game_settings().unwrap(),
+        openings: schedule.iter().map(|&i| openings[i].clone()).collect(),
+        random_plies: 4,
+        skip_plies: 0,
+        seed: play.seed,
+        concurrency: 1,
+        quiet: true,
+        event: "test".to_string(),
+        format: PositionFormat::Epd,
+    }
+}
+
+fn append(path: &Path, bytes: &[u8]) {
+    let mut file = OpenOptions::new().append(true).open(path).unwrap();
+    file.write_all(bytes).unwrap();
+}
+
+#[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+fn a_resumed_run_writes_what_an_uninterrupted_one_writes() {
+    let dir = TempDir::new("datagen");
+    let go = AtomicBool::new(false);
+    let whole = dir.path("whole");
+    let outcome = generate(&plan(4), &whole, false, &go).unwrap();
+    assert_eq!((outcome.pairs_this_run, outcome.interrupted), (4, false));
+    let parts = dir.path("parts");
+    generate(&plan(2), &parts, false, &go).unwrap();
+    // A kill mid-write: a torn game and a torn progress record.
+    append(&parts.join(GAMES_FILE), b"[Event \"torn");
+    append(&parts.join(PROGRESS_FILE), b"2 99");
+    let resumed = generate(&plan(4), &parts, true, &go).unwrap();
+    assert_eq!((resumed.pairs_done_before, resumed.pairs_this_run), (2, 2));
+    assert_eq!(resumed.positions, outcome.positions);
+    let read = |dir: &Path, name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let positions = read(&whole, POSITIONS_FILE);
+    assert!(positions.lines().count() > 50, "{} positions", positions.lines().count());
+    assert_eq!(positions, read(&parts, POSITIONS_FILE));
+    // The games too, but for the time each move took.
+    let moves_only = |pgn: String| -> Vec<String> {
+        pgn.lines()
+            .filter(|l| !l.starts_with('['))
+            .flat_map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            .filter(|w| !w.ends_with("s}"))
+            .collect()
+    };
+    assert_eq!(moves_only(read(&whole, GAMES_FILE)), moves_only(read(&parts, GAMES_FILE)));
+    assert_eq!(read(&whole, PROGRESS_FILE).lines().count(), 4);
+    assert_eq!(read(&parts, PROGRESS_FILE).lines().count(), 4, "the torn record is gone");
+    // Every kept position is unique and loads as a labelled position.
+    let unique: HashSet<&str> = positions.lines().collect();
+    assert_eq!(unique.len(), positions.lines().count());
+    for line in positions.lines() {
+        assert!(crate::dataset::parse_line(line).is_ok(), "{line}");
+    }
+    // Each carries the search score of the move played from it (none only for a mate score).
+    let scored = positions.lines().filter(|l| l.contains(" ce ")).count();
+    assert!(scored * 10 >= positions.lines().count() * 9, "{scored} of {} scored", positions.lines().count());
+}
+
+#[test]
+fn resuming_needs_a_run_and_a_raised_stop_plays_nothing() {
+    let dir = TempDir::new("datagen-stop");
+    let error = format!("{:#}", check_resumable(&dir.path("none")).unwrap_err());
+    assert!(error.contains("no run to resume"), "{error}");
+    let stopped = AtomicBool::new(true);
+    let outcome = generate(&plan(2), &dir.path("stopped"), false, &stopped).unwrap();
+    assert_eq!((outcome.pairs_this_run, outcome.interrupted), (0, true));
+    check_resumable(&dir.path("stopped")).unwrap();
+}
+
+#[test]
+fn random_plies_depend_on_the_pair_and_the_seed_alone() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let fen = with_random_plies(start, 4, 1, 7).unwrap();
+    assert_eq!(fen, with_random_plies(start, 4, 1, 7).unwrap());
+    let others: HashSet<String> = (0..8).map(|pair| with_random_plies(start, 4, 1, pair).unwrap()).collect();
+    assert!(others.len() > 4, "pairs draw different plies: {others:?}");
+    assert_ne!(with_random_plies(start, 4, 2, 7).unwrap(), fen, "another seed, other plies");
+    let pos = Position::from_fen(&fen).unwrap();
+    assert_eq!(pos.to_fen().split(' ').nth(5), Some("3"), "four plies later it is move 3: {fen}");
+    assert_eq!(with_random_plies(start, 0, 1, 7).unwrap(), start);
+    // Mate on the board: no line of plies leaves a game to play.
+    let mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    assert!(with_random_plies(mate, 0, 1, 0).unwrap_err().to_string().contains("no line"));
+}
+
+#[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+fn every_format_holds_the_same_positions_and_scores_and_resumes() {
+    use crate::dataset::stream::{read, ReadOptions};
+    let dir = TempDir::new("datagen-formats");
+    let go = AtomicBool::new(false);
+    let positions = |dir: &Path, format: PositionFormat| {
+        let mut out = Vec::new();
+        read(&dir.join(format.file_name()), &ReadOptions::default(), &mut |pos, label| {
+            out.push((pos.to_fen(), label));
+            Ok(())
+        })
+        .unwrap();
+        out
+    };
+    let epd = dir.path("epd");
+    generate(&plan(2), &epd, false, &go).unwrap();
+    let expected = positions(&epd, PositionFormat::Epd);
+    assert!(expected.iter().filter(|(_, l)| l.score.is_some()).count() > 20);
+    for format in [PositionFormat::Text, PositionFormat::Viriformat] {
+        let whole = dir.path(&format!("{format:?}"));
+        generate(&DatagenPlan { format, ..plan(2) }, &whole, false, &go).unwrap();
+        let got = positions(&whole, format);
+        assert_eq!(got.len(), expected.len(), "{format:?}");
+        for ((fen, label), (fen2, label2)) in expected.iter().zip(&got) {
+            // EPD keeps no move counters; the others do.
+            let fields = |f: &str| f.split(' ').take(4).collect::<Vec<_>>().join(" ");
+            assert_eq!(fields(fen), fields(fen2), "{format:?}");
+            assert_eq!(
+                (label.outcome, label.score.unwrap_or(0)),
+                (label2.outcome, label2.score.unwrap()),
+                "{format:?}"
+            );
+        }
+        // Resumed from one pair: the same file.
+        let parts = dir.path(&format!("{format:?}-parts"));
+        generate(&DatagenPlan { format, ..plan(1) }, &parts, false, &go).unwrap();
+        generate(&DatagenPlan { format, ..plan(2) }, &parts, true, &go).unwrap();
+        let bytes = |d: &Path| std::fs::read(d.join(format.file_name())).unwrap();
+        assert_eq!(bytes(&whole), bytes(&parts), "{format:?}");
+    }
+}
