@@ -21,9 +21,7 @@ pub mod texel;
 pub mod verify;
 
 #[cfg(test)]
-mod advice_tests;
-#[cfg(test)]
-mod play_tests;
+mod tests;
 
 use anyhow::Result;
 use clap::Subcommand;

@@ -108,37 +108,5 @@ impl Spsa {
 }
 
 #[cfg(test)]
-mod tests {
-    use rand::SeedableRng;
-    use rand_chacha::ChaCha8Rng;
-
-    use super::*;
-
-    #[test]
-    fn the_schedule_ends_at_c_end_and_r_end() {
-        let space = Space::parse_openbench("a, int, 10, 0, 100, 4, 0.002", "s").unwrap();
-        let spsa = Spsa::new(&space, 1000);
-        assert!((spsa.c_at(0, 1000) - 4.0).abs() < 1e-9);
-        let a_end = spsa.a[0] / (spsa.big_a + 1000.0).powf(spsa.alpha);
-        assert!((a_end / (4.0f64 * 4.0) - 0.002).abs() < 1e-12);
-    }
-
-    #[test]
-    fn noisy_games_walk_theta_to_the_optimum() {
-        // The plus side wins with a logistic probability of the difference in a concave score.
-        let space =
-            Space::parse_openbench("a, float, 0, -100, 100, 5, 0.01\nb, float, 40, -100, 100, 5, 0.01", "s")
-                .unwrap();
-        let mut spsa = Spsa::new(&space, 4000);
-        let strength = |x: &[f64]| -((x[0] - 30.0).powi(2) + (x[1] + 20.0).powi(2)) / 400.0;
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
-        for k in 1..=4000 {
-            let p = spsa.perturb(k, &mut rng);
-            let win = 1.0 / (1.0 + (strength(&p.minus) - strength(&p.plus)).exp());
-            let result: f64 = (0..2).map(|_| if rng.random::<f64>() < win { 1.0 } else { -1.0 }).sum();
-            spsa.update(&p, result);
-        }
-        assert!((spsa.theta[0] - 30.0).abs() < 8.0 && (spsa.theta[1] + 20.0).abs() < 8.0, "{:?}", spsa.theta);
-        assert_eq!(spsa.iteration, 4000);
-    }
-}
+#[path = "spsa_tests.rs"]
+mod tests;

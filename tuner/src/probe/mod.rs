@@ -21,5 +21,3 @@ pub mod trace_run;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod whetstone_tests;

@@ -160,15 +160,5 @@ impl PlayArgs {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The library's tests play with `test_settings`, which must be what the command line
-    /// gives when none of these options is set.
-    #[test]
-    fn the_defaults_are_the_settings_the_library_tests_play_with() {
-        let mut settings = PlayArgs::defaults().settings();
-        (settings.concurrency, settings.quiet) = (1, true);
-        assert_eq!(settings, crate::play::runs::settings::test_settings(LimitChoice::default()));
-    }
-}
+#[path = "play_tests.rs"]
+mod tests;

@@ -424,7 +424,3 @@ impl PositionWriter {
 #[cfg(test)]
 #[path = "datagen_tests.rs"]
 mod tests;
-
-#[cfg(test)]
-#[path = "datagen_external_tests.rs"]
-pub(crate) mod external_tests;

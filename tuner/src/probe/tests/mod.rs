@@ -1,6 +1,8 @@
 //! The probe and the trace client against the toy engine (`tuner/testdata/toy_engine.py`):
 //! coefficients, linearity, resuming, and every fault the library must name.
 
+mod own_engine;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -12,7 +12,7 @@ use crate::fitness::setup::tests::small_dataset;
 #[derive(Parser)]
 struct Cli {
     #[command(subcommand)]
-    command: super::Command,
+    command: crate::cmd::Command,
 }
 
 /// Runs `tune ARGS...` with `--out OUT` (a positional run folder for `verify`).

@@ -8,9 +8,9 @@ use clap::Parser;
 
 use crate::dataset::testutil::TempDir;
 
-use super::datagen::{self, DatagenArgs};
-use super::gauntlet::{self, GauntletArgs};
-use super::r#match::{self as match_cmd, MatchArgs};
+use crate::cmd::datagen::{self, DatagenArgs};
+use crate::cmd::gauntlet::{self, GauntletArgs};
+use crate::cmd::r#match::{self as match_cmd, MatchArgs};
 
 #[derive(Parser)]
 struct MatchCli {

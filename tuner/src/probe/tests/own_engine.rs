@@ -6,7 +6,7 @@
 //! ```text
 //! CARGO_TARGET_DIR=target/tunables cargo build --release -p whetstone --features uci-tunables
 //! WHETSTONE_TUNABLES_BIN=target/tunables/release/whetstone \
-//!     cargo test --release -p whetstone-tuner probe::whetstone_tests -- --ignored --nocapture
+//!     cargo test --release -p whetstone-tuner probe::tests::own_engine -- --ignored --nocapture
 //! ```
 
 use std::path::PathBuf;
@@ -17,17 +17,17 @@ use whetstone::eval::{evaluate, trace_into, EvalParamSet, Tracer, Weights};
 use whetstone::uci::{Output, Uci};
 use whetstone::Position;
 
-use super::eval_probe::{probe, PROBE_JOURNAL};
-use super::fit::{fit, split as split_rows, FitSettings};
-use super::settings::{Freshness, ProbeSettings, TraceSettings};
-use super::tests::{positions, Dir};
-use super::trace_client::{Declaration, PositionTrace};
-use super::trace_run::{check_eval, store_of, trace, TRACE_JOURNAL};
 use crate::dataset::Label;
 use crate::model::store::{Compact, TraceStore};
 use crate::model::{split, Kernel, Layout, Model};
 use crate::optim::Adam;
 use crate::play::engines::engine_process::{EngineSpec, Protocol};
+use crate::probe::eval_probe::{probe, PROBE_JOURNAL};
+use crate::probe::fit::{fit, split as split_rows, FitSettings};
+use crate::probe::settings::{Freshness, ProbeSettings, TraceSettings};
+use crate::probe::tests::{positions, Dir};
+use crate::probe::trace_client::{Declaration, PositionTrace};
+use crate::probe::trace_run::{check_eval, store_of, trace, TRACE_JOURNAL};
 
 /// Our engine in this process, answering `command` for each position.
 fn answers(fens: &[String], command: &str) -> Vec<Vec<String>> {

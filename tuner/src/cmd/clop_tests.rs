@@ -1,0 +1,82 @@
+//! Tests of `cmd/clop.rs`.
+
+use super::*;
+use crate::cmd::args::tuner_args;
+
+fn args(dir: &std::path::Path, extra: &[&str]) -> ClopArgs {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/peak_game.py");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("space.txt"), "x, int, 0, -100, 100, 5, 0.002\n").unwrap();
+    let (command, space) = (format!("python3 '{}'", script.display()), dir.join("space.txt"));
+    let space = space.to_str().expect("a UTF-8 temporary path");
+    let fixed = ["--fitness", "command", "--command", &command, "--space", space, "--concurrency", "2"];
+    tuner_args(&dir.join("run"), &[&fixed[..], extra].concat())
+}
+
+#[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+fn clop_over_a_command_finds_the_peak_and_resumes_exactly() {
+    let dir = std::env::temp_dir().join(format!("whetstone-clop-{}", std::process::id()));
+    let straight_args = args(&dir.join("a"), &[]);
+    let setup = straight_args.common.setup("clop", FitnessKind::Selfplay).unwrap();
+    let straight = optimise(&straight_args, &setup, 240, None).unwrap();
+    assert_eq!(straight.games.played(), 240);
+    let x = setup.space.unit_to_values(&straight.clop.estimate().mean)[0];
+    assert!((x - 30.0).abs() < 35.0, "estimate {x}");
+    let first = args(&dir.join("b"), &[]);
+    let setup_b = first.common.setup("clop", FitnessKind::Selfplay).unwrap();
+    optimise(&first, &setup_b, 240, Some(100)).unwrap();
+    let resumed = optimise(&args(&dir.join("b"), &["--resume"]), &setup_b, 240, None).unwrap();
+    assert_eq!(resumed.games, straight.games);
+    assert_eq!(resumed.clop.estimate().mean, straight.clop.estimate().mean);
+    let trajectory = |d: &str| std::fs::read_to_string(dir.join(d).join("run/trajectory.csv")).unwrap();
+    assert_eq!(trajectory("a"), trajectory("b"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The fake engine's chance of playing well peaks at Knob = 30 (tuner/testdata/knob_engine.py).
+#[test]
+fn clop_over_a_uci_engine_finds_the_peak_of_its_option() {
+    use crate::fitness::engine::tests::{knight_book, knob_engine};
+    let dir = crate::dataset::testutil::TempDir::new("clop-engine");
+    let engine = knob_engine(&dir, "play");
+    let space = dir.path("space.txt");
+    std::fs::write(&space, "Knob, int, -60, -100, 100, 10, 0.002\n").unwrap();
+    let (engine, space, book) = (engine.display().to_string(), space.display(), knight_book());
+    let (space, book) = (space.to_string(), book.display().to_string());
+    let a: ClopArgs = tuner_args(
+        &dir.path("run"),
+        &[
+            "--fitness",
+            "engine",
+            "--engine",
+            &engine,
+            "--space",
+            &space,
+            "--book",
+            &book,
+            "--nodes",
+            "10",
+            "--concurrency",
+            "2",
+        ],
+    );
+    let setup = a.common.setup("clop", FitnessKind::Selfplay).unwrap();
+    let state = optimise(&a, &setup, 300, None).unwrap();
+    assert_eq!(state.games.played(), 300, "one pair per sample");
+    let x = setup.space.unit_to_values(&state.clop.estimate().mean)[0];
+    assert!((x - 30.0).abs() < 40.0, "estimate {x}, from -60");
+}
+
+#[test]
+fn the_texel_loss_is_refused_and_problems_are_named() {
+    let dir = std::env::temp_dir().join(format!("whetstone-clop-texel-{}", std::process::id()));
+    let data = crate::fitness::setup::tests::small_dataset();
+    let a: ClopArgs =
+        tuner_args(&dir, &["--fitness", "texel", "--data", data.to_str().unwrap(), "--only", "tempo"]);
+    let err = run(&a).unwrap_err();
+    assert!(format!("{err:#}").contains("CLOP fits game outcomes"), "{err:#}");
+    let b: ClopArgs = tuner_args(&dir, &["--problem", "nope"]);
+    assert!(format!("{:#}", run(&b).unwrap_err()).contains("known: log"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,137 @@
+//! Tests of `cmd/spsa.rs`.
+
+use super::*;
+use crate::cmd::args::tuner_args;
+
+fn args(out: &std::path::Path, extra: &[&str]) -> SpsaArgs {
+    tuner_args(out, extra)
+}
+
+#[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+fn selfplay_spsa_resumes_exactly_and_openbench_lines_round_trip() {
+    let dir = std::env::temp_dir().join(format!("whetstone-spsa-{}", std::process::id()));
+    let common = ["--only", "tempo", "bishop_pair", "--nodes", "200", "--hash", "1", "--batch", "2"];
+    let a = args(&dir.join("a"), &common);
+    let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
+    let straight = optimise(&a, &setup, 4, None).unwrap();
+    assert_eq!(straight.games.played(), 8);
+    assert_eq!(straight.spsa.iteration, 4);
+    let b = args(&dir.join("b"), &common);
+    let setup_b = b.common.setup("spsa", FitnessKind::Selfplay).unwrap();
+    let half = optimise(&b, &setup_b, 4, Some(2)).unwrap();
+    assert_eq!(half.spsa.iteration, 2);
+    let resumed =
+        optimise(&args(&dir.join("b"), &[&common[..], &["--resume"]].concat()), &setup_b, 4, None).unwrap();
+    assert_eq!((&straight.spsa, &straight.games), (&resumed.spsa, &resumed.games));
+    let trajectory = |d: &str| std::fs::read_to_string(dir.join(d).join("trajectory.csv")).unwrap();
+    assert_eq!(trajectory("a"), trajectory("b"));
+    // Export the space with theta, import it into the params.
+    let lines = setup.space.to_openbench(straight.spsa.values());
+    std::fs::write(dir.join("ob.txt"), &lines).unwrap();
+    let import_args = args(&dir.join("c"), &["--import-openbench", dir.join("ob.txt").to_str().unwrap()]);
+    run(&import_args).unwrap();
+    let tuned = EvalParamSet::load(&dir.join("c/tuned.toml")).unwrap();
+    let names = tuned.value_names();
+    let tempo = names.iter().position(|n| n == "tempo_mg").unwrap();
+    let dim = setup.space.names().iter().position(|n| n == "tempo_mg").unwrap();
+    assert_eq!(tuned.values()[tempo] as f64, setup.space.playable(straight.spsa.values())[dim]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The fake engine's chance of playing well peaks at Knob = 30 (tuner/testdata/knob_engine.py).
+#[test]
+fn spsa_over_a_uci_engine_moves_its_option_toward_the_peak_and_resumes_exactly() {
+    use crate::fitness::engine::tests::{knight_book, knob_engine};
+    let dir = crate::dataset::testutil::TempDir::new("spsa-engine");
+    let engine = knob_engine(&dir, "play");
+    let space = dir.path("space.txt");
+    std::fs::write(&space, "Knob, int, -60, -100, 100, 10, 0.1\n").unwrap();
+    let (engine, space, book) = (engine.display().to_string(), space.display(), knight_book());
+    let (space, book) = (space.to_string(), book.display().to_string());
+    let common = [
+        "--fitness",
+        "engine",
+        "--engine",
+        &engine,
+        "--space",
+        &space,
+        "--book",
+        &book,
+        "--nodes",
+        "10",
+        "--concurrency",
+        "2",
+        "--batch",
+        "4",
+        "--iterations",
+        "200",
+    ];
+    let straight_dir = dir.path("a");
+    run(&args(&straight_dir, &common)).unwrap();
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(straight_dir.join("result.json")).unwrap()).unwrap();
+    let knob = result["values"]["Knob"].as_f64().unwrap();
+    assert!(knob > -20.0, "from -60 toward 30: {result}");
+    assert_eq!(result["games"], 400);
+    assert_eq!(result["failures"]["candidate"]["crashes"], 0);
+    let openbench = std::fs::read_to_string(straight_dir.join("openbench.txt")).unwrap();
+    assert_eq!(openbench, format!("Knob, int, {knob}, -100, 100, 10, 0.1\n"));
+    assert!(std::fs::read_to_string(straight_dir.join("log.csv")).unwrap().contains("candidate_failures"));
+    // Killed half-way and resumed: the same run.
+    let b = args(&dir.path("b"), &common);
+    let setup = b.common.setup("spsa", FitnessKind::Selfplay).unwrap();
+    optimise(&b, &setup, 200, Some(100)).unwrap();
+    drop(setup);
+    let resumed_args = args(&dir.path("b"), &[&common[..], &["--resume"]].concat());
+    let setup = resumed_args.common.setup("spsa", FitnessKind::Selfplay).unwrap();
+    let resumed = optimise(&resumed_args, &setup, 200, None).unwrap();
+    let straight: State = RunDir::create(&straight_dir).unwrap().load_checkpoint().unwrap();
+    assert_eq!((&straight.spsa, &straight.games), (&resumed.spsa, &resumed.games));
+    // Resuming with another space is refused before any game.
+    std::fs::write(dir.path("space.txt"), "Knob, int, -50, -100, 100, 10, 0.1\n").unwrap();
+    let e = format!("{:#}", resumed_args.common.setup("spsa", FitnessKind::Selfplay).err().unwrap());
+    assert!(e.contains("--space: was"), "{e}");
+}
+
+#[test]
+fn an_openbench_digest_imports_into_search_toml_and_verifies() {
+    let dir = std::env::temp_dir().join(format!("whetstone-spsa-ob-{}", std::process::id()));
+    let digest = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/openbench-digest.csv");
+    let verify = ["--verify", "--verify-nodes", "300", "--verify-games", "4", "--hash", "1"];
+    run(&args(&dir, &[&["--import-openbench", digest][..], &verify].concat())).unwrap();
+    let search = SearchParamSet::load(&dir.join("search.toml")).unwrap();
+    let at = |name: &str| search.values()[search.value_names().iter().position(|n| n == name).unwrap()];
+    assert_eq!((at("rfp_margin"), at("lmr_divisor")), (74, 215));
+    // Only search constants were named, so no tuned.toml; the verdict closes result.json.
+    assert!(!dir.join("tuned.toml").exists());
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("result.json")).unwrap()).unwrap();
+    assert_eq!(result["values"]["rfp_margin"], 74.0);
+    assert_eq!(result["verdict"]["games"], 4);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn texel_spsa_lowers_the_loss() {
+    let dir = std::env::temp_dir().join(format!("whetstone-spsa-texel-{}", std::process::id()));
+    let data = crate::fitness::setup::tests::small_dataset();
+    let a = args(
+        &dir,
+        &[
+            "--fitness",
+            "texel",
+            "--data",
+            data.to_str().unwrap(),
+            "--only",
+            "material",
+            "--min-coverage",
+            "0",
+        ],
+    );
+    let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
+    let state = optimise(&a, &setup, 200, None).unwrap();
+    let t = setup.fitness.exact().expect("the Texel loss");
+    assert!(t.loss(state.spsa.values()) < t.loss(&setup.space.starts()));
+    std::fs::remove_dir_all(&dir).ok();
+}
