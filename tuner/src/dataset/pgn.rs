@@ -23,9 +23,12 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::io::Read;
+use std::ops::ControlFlow;
 
 use anyhow::{Context, Result};
-use pgn_reader::{BufferedReader, CastlingSide, RawComment, RawHeader, San, SanPlus, Skip, Visitor};
+use pgn_reader::shakmaty::san::San;
+use pgn_reader::shakmaty::{CastlingSide, Color as PgnColor};
+use pgn_reader::{KnownOutcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use rayon::prelude::*;
 use whetstone::board::castling::castle_side;
 use whetstone::eval::{evaluate, Weights};
@@ -189,16 +192,20 @@ struct Collector {
 }
 
 impl Visitor for Collector {
-    type Result = Game;
+    // The game is built in `self.game`; tags and movetext carry nothing of their own.
+    type Tags = ();
+    type Movetext = ();
+    type Output = Game;
 
-    fn begin_game(&mut self) {
+    fn begin_tags(&mut self) -> ControlFlow<Game> {
         self.count += 1;
         self.game = Game { number: self.count, ..Game::default() };
+        ControlFlow::Continue(())
     }
 
-    fn header(&mut self, key: &[u8], value: RawHeader<'_>) {
+    fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<Game> {
         let text = || value.decode_utf8_lossy().trim().to_string();
-        match key {
+        match name {
             b"White" => self.game.white = text(),
             b"Black" => self.game.black = text(),
             b"FEN" => self.game.fen = Some(text()),
@@ -206,41 +213,58 @@ impl Visitor for Collector {
             b"Result" => self.game.header_result = Some(text()),
             _ => {}
         }
+        ControlFlow::Continue(())
     }
 
-    fn end_headers(&mut self) -> Skip {
-        Skip(false)
+    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<Game> {
+        ControlFlow::Continue(())
     }
 
-    fn san(&mut self, san_plus: SanPlus) {
+    fn san(&mut self, _movetext: &mut (), san_plus: SanPlus) -> ControlFlow<Game> {
         self.game.sans.push(san_plus);
         self.game.scores.push(None);
+        ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, comment: RawComment<'_>) {
+    fn comment(&mut self, _movetext: &mut (), comment: RawComment<'_>) -> ControlFlow<Game> {
         // The first comment after a move is its engine's; a later one (the termination reason
         // after the last move) must not overwrite it.
         if let Some(slot @ None) = self.game.scores.last_mut() {
             *slot = parse_score_comment(&String::from_utf8_lossy(comment.as_bytes()));
         }
+        ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self) -> Skip {
-        Skip(true) // the main line only
+    fn begin_variation(&mut self, _movetext: &mut ()) -> ControlFlow<Game, Skip> {
+        ControlFlow::Continue(Skip(true)) // the main line only
     }
 
-    fn outcome(&mut self, outcome: Option<pgn_reader::Outcome>) {
-        self.game.marker = Some(outcome.map(|o| match o {
-            pgn_reader::Outcome::Decisive { winner: pgn_reader::Color::White } => 1.0,
-            pgn_reader::Outcome::Decisive { winner: pgn_reader::Color::Black } => 0.0,
-            pgn_reader::Outcome::Draw => 0.5,
+    fn outcome(&mut self, _movetext: &mut (), outcome: pgn_reader::Outcome) -> ControlFlow<Game> {
+        self.game.marker = Some(outcome.known().map(|o| match o {
+            KnownOutcome::Decisive { winner: PgnColor::White } => 1.0,
+            KnownOutcome::Decisive { winner: PgnColor::Black } => 0.0,
+            KnownOutcome::Draw => 0.5,
         }));
+        ControlFlow::Continue(())
     }
 
-    fn end_game(&mut self) -> Game {
+    fn end_game(&mut self, _movetext: ()) -> Game {
         std::mem::take(&mut self.game)
     }
 }
+
+/// A PGN reader that reads every comment and tag line pgn-reader 0.26 could (its 16 KiB
+/// read-ahead buffer bounded them): the newer default of 255 bytes would refuse long engine
+/// comments, such as OpenBench's with a principal variation.
+pub(crate) fn games_reader<R: Read>(reader: R) -> Reader<R> {
+    Reader::build(reader)
+        .set_supported_comment_length(PGN_TOKEN_BYTES)
+        .set_supported_tag_line_length(PGN_TOKEN_BYTES)
+        .finish()
+}
+
+/// The longest comment or tag line [`games_reader`] is sure to read whole.
+const PGN_TOKEN_BYTES: usize = 16 * 1024;
 
 /// A move comment's search score, `+0.35/12 0.123s` (cutechess and `tune match`), `0.35/12` or
 /// OpenBench's compact `+0.35/12, line=...`:
@@ -420,7 +444,7 @@ pub fn extract_unseen(
     mut emit: impl FnMut(&str, Label) -> Result<()>,
 ) -> Result<PgnReport> {
     let weights = Weights::default();
-    let mut reader = BufferedReader::new(reader);
+    let mut reader = games_reader(reader);
     let mut collector = Collector::default();
     let mut report = PgnReport::default();
     loop {

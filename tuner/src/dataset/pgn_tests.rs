@@ -146,7 +146,7 @@ fn the_repetition_is_kept_once() {
 }
 
 fn read_games(text: &str) -> Vec<Game> {
-    let mut reader = BufferedReader::new(text.as_bytes());
+    let mut reader = games_reader(text.as_bytes());
     let mut collector = Collector::default();
     let mut games = Vec::new();
     while let Some(game) = reader.read_game(&mut collector).unwrap() {

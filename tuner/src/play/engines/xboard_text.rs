@@ -4,7 +4,7 @@
 //! `level`, the legacy `edit` set-up for engines without `setboard`, and the engine's moves
 //! (coordinate notation or SAN) read against our board.
 
-use pgn_reader::San;
+use pgn_reader::shakmaty::san::San;
 use whetstone::movegen::legal_moves;
 use whetstone::types::{CastleSide, MoveKind};
 use whetstone::{Color, Move, PieceType, Position, Square};

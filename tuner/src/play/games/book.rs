@@ -1,17 +1,18 @@
 //! Opening books, as fastchess reads them: EPD (one position per line) or PGN (each game's main
 //! line), taken in file order or in a seeded random order, each opening played by a game pair.
 
+use std::ops::ControlFlow;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use pgn_reader::{BufferedReader, RawHeader, SanPlus, Skip, Visitor};
+use pgn_reader::{RawTag, SanPlus, Skip, Visitor};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use whetstone::movegen::legal_moves;
 use whetstone::Position;
 
-use crate::dataset::pgn::find_move;
+use crate::dataset::pgn::{find_move, games_reader};
 
 /// One opening: the position a game pair starts from (after the book line).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,33 +134,43 @@ struct Collector {
 }
 
 impl Visitor for Collector {
-    type Result = BookGame;
+    // The game is built in `self.game`; tags and movetext carry nothing of their own.
+    type Tags = ();
+    type Movetext = ();
+    type Output = BookGame;
 
-    fn begin_game(&mut self) {
+    fn begin_tags(&mut self) -> ControlFlow<BookGame> {
         self.game = BookGame::default();
+        ControlFlow::Continue(())
     }
 
-    fn header(&mut self, key: &[u8], value: RawHeader<'_>) {
-        if key.eq_ignore_ascii_case(b"FEN") {
+    fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<BookGame> {
+        if name.eq_ignore_ascii_case(b"FEN") {
             self.game.fen = Some(value.decode_utf8_lossy().into_owned());
         }
+        ControlFlow::Continue(())
     }
 
-    fn san(&mut self, san_plus: SanPlus) {
+    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<BookGame> {
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, _movetext: &mut (), san_plus: SanPlus) -> ControlFlow<BookGame> {
         self.game.sans.push(san_plus);
+        ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self) -> Skip {
-        Skip(true)
+    fn begin_variation(&mut self, _movetext: &mut ()) -> ControlFlow<BookGame, Skip> {
+        ControlFlow::Continue(Skip(true))
     }
 
-    fn end_game(&mut self) -> BookGame {
+    fn end_game(&mut self, _movetext: ()) -> BookGame {
         std::mem::take(&mut self.game)
     }
 }
 
 fn read_pgn(text: &str, name: &str, plies: Option<usize>) -> Result<Vec<Opening>> {
-    let mut reader = BufferedReader::new_cursor(text.as_bytes());
+    let mut reader = games_reader(text.as_bytes());
     let mut collector = Collector::default();
     let mut openings = Vec::new();
     let mut number = 0;
