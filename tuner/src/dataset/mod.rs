@@ -10,18 +10,24 @@
 //! positions), `holdout.rs` (the one rule for which positions validate), `split.rs` (a file split
 //! by it into train and validation files), `stats.rs` (counts by result and phase). Files of every
 //! format (docs/datasets.md): `files.rs` (which format a file is in, checked against its
-//! content), `stream.rs` (positions read from and written to any format, one at a time),
-//! `text_out.rs` (the text writer), `binary/` (viriformat, bulletformat, binpack), `openbench.rs`
-//! (PGN files and OpenBench archives), `tools/` (filter, dedupe, shuffle, sample, merge). Tests
+//! content, over `file_format.rs`, the formats by name), `stream.rs` (positions read from and
+//! written to any format, one at a time), over the formats' readers and writers — `text_out.rs`
+//! (text), `binary/` (viriformat, bulletformat, binpack), `openbench.rs` (PGN files and OpenBench
+//! archives) — which share `record_io.rs` (read options and report, the sink, the writer trait)
+//! and `reading.rs` (the problem cap, progress bars, opening text and gzip); `tools/` (filter,
+//! dedupe, shuffle, sample, merge). Tests
 //! sit in each file or beside it (`*_tests.rs`); fixtures are in `tuner/testdata/`.
 
 pub mod binary;
+pub mod file_format;
 pub mod files;
 pub mod formats;
 pub mod holdout;
 pub(crate) mod load;
 pub mod openbench;
 pub mod pgn;
+pub mod reading;
+pub mod record_io;
 pub mod split;
 pub mod stats;
 pub mod stream;

@@ -18,10 +18,10 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use whetstone::Position;
 
-use super::files::FileFormat;
-use super::load::{progress_bar, Counting, MAX_PROBLEMS};
+use super::file_format::FileFormat;
 use super::pgn::{extract_unseen, PgnReport};
-use super::stream::{ReadOptions, ReadReport, Sink};
+use super::reading::{progress_bar, Counting, MAX_PROBLEMS};
+use super::record_io::{ReadOptions, ReadReport, Sink};
 
 /// Adds one member's game report to the archive's; problems are prefixed with the member.
 fn add(total: &mut PgnReport, part: PgnReport, member: &str) {

@@ -38,7 +38,7 @@ use whetstone::types::{CastleSide, MoveKind};
 use whetstone::{Color, Move, PieceType, Position, Square};
 
 use super::formats::result_index;
-use super::load::MAX_PROBLEMS;
+use super::reading::MAX_PROBLEMS;
 use super::{Label, Outcome};
 
 /// Games replayed per parallel batch.

@@ -46,7 +46,7 @@ pub fn split(input: &Path, train: &Path, valid: &Path, fraction: f64, seed: u64)
     }
     let rule = HoldOut { fraction, seed };
     let name = input.display();
-    let (reader, _bar) = super::load::open_text(input, false)?;
+    let (reader, _bar) = super::reading::open_text(input, false)?;
     let mut reader = BufReader::with_capacity(1 << 20, reader);
     let create = |path: &Path| -> Result<BufWriter<File>> {
         let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;

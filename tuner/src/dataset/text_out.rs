@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use whetstone::Position;
 
 use super::formats::{format_line, Format};
-use super::stream::{PositionWriter, WriteReport};
+use super::record_io::{PositionWriter, WriteReport};
 use super::Label;
 
 pub struct TextWriter {

@@ -18,9 +18,9 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use whetstone::{Color, Position};
 
-use super::super::files::FileFormat;
-use super::super::load::progress_bar;
-use super::super::stream::{ReadOptions, ReadReport, Sink};
+use super::super::file_format::FileFormat;
+use super::super::reading::progress_bar;
+use super::super::record_io::{ReadOptions, ReadReport, Sink};
 use super::super::Label;
 
 /// Reads every entry of a binpack into `sink`.

@@ -19,12 +19,11 @@ use anyhow::{Context, Result};
 use bulletformat::{BulletFormat, ChessBoard};
 use whetstone::{Color, Piece, PieceType, Position, Square};
 
-use super::super::files::FileFormat;
-use super::super::load::progress_bar;
-use super::super::stream::{PositionWriter, ReadOptions, ReadReport, Sink, WriteReport};
+use super::super::file_format::FileFormat;
+use super::super::reading::{progress_bar, read_full};
+use super::super::record_io::{PositionWriter, ReadOptions, ReadReport, Sink, WriteReport};
 use super::super::Label;
 use super::nibble;
-use super::viri::read_full;
 
 pub const RECORD: usize = 32;
 const BLOCK_RECORDS: usize = 1 << 16;

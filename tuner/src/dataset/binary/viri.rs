@@ -18,7 +18,7 @@
 //! as dropped). A position without a search score is written with 0.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -27,9 +27,9 @@ use viriformat::dataformat::Game;
 use whetstone::movegen::legal_moves;
 use whetstone::{Move, Position};
 
-use super::super::files::FileFormat;
-use super::super::load::progress_bar;
-use super::super::stream::{PositionWriter, ReadOptions, ReadReport, Sink, WriteReport};
+use super::super::file_format::FileFormat;
+use super::super::reading::{progress_bar, read_full};
+use super::super::record_io::{PositionWriter, ReadOptions, ReadReport, Sink, WriteReport};
 use super::super::Label;
 use super::{from_viri_bits, move_between, nibble, to_viri_bits};
 
@@ -227,20 +227,6 @@ fn game_end(bytes: &[u8]) -> Option<usize> {
         end += MOVE;
     }
     None
-}
-
-/// Reads until `buf` is full or the file ends; returns the bytes read.
-pub(crate) fn read_full(file: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match file.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
 }
 
 /// A game being chained: its record so far, the last position (whose move is not known yet),
