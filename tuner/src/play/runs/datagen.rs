@@ -137,7 +137,7 @@ pub struct DatagenPlan {
 
 /// What a run (this one, and with earlier ones when resumed) produced.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct DatagenOutcome {
+pub struct DatagenResults {
     pub pairs_planned: usize,
     /// Pairs finished by earlier runs of a resumed run.
     pub pairs_done_before: usize,
@@ -164,7 +164,7 @@ pub fn check_resumable(dir: &Path) -> Result<()> {
 
 /// Plays the plan's pairs into `dir` (those not yet played, when `resume`) until all are played
 /// or `stop` is raised.
-pub fn generate(plan: &DatagenPlan, dir: &Path, resume: bool, stop: &AtomicBool) -> Result<DatagenOutcome> {
+pub fn generate(plan: &DatagenPlan, dir: &Path, resume: bool, stop: &AtomicBool) -> Result<DatagenResults> {
     let pairs = plan.openings.len();
     let files = PositionFiles::new(dir, plan.format);
     let (done, mut seen) = if resume { files.restore()? } else { files.create()? };
@@ -213,7 +213,7 @@ pub fn generate(plan: &DatagenPlan, dir: &Path, resume: bool, stop: &AtomicBool)
         Ok(Flow::Continue)
     })?;
     bar.finish_and_clear();
-    Ok(DatagenOutcome {
+    Ok(DatagenResults {
         pairs_planned: pairs,
         pairs_done_before: done.len(),
         pairs_this_run: played,

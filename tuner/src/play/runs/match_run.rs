@@ -41,7 +41,7 @@ pub struct MatchPlan {
 }
 
 /// A match's results so far (a resumed match's include the pairs played before).
-pub struct MatchOutcome {
+pub struct MatchResults {
     pub tally: Tally,
     /// Pairs counted from the journal of earlier runs.
     pub pairs_replayed: usize,
@@ -67,7 +67,7 @@ impl MatchPlan {
 
 /// Plays the plan into `dir` (when `resume`, the pairs its journal lacks) until every pair is
 /// played, the SPRT decides, or `stop` is raised.
-pub fn play_match(plan: &MatchPlan, dir: &Path, resume: bool, stop: &AtomicBool) -> Result<MatchOutcome> {
+pub fn play_match(plan: &MatchPlan, dir: &Path, resume: bool, stop: &AtomicBool) -> Result<MatchResults> {
     let (mut journal, done) = PairJournal::start(dir, &plan.identity, plan.jobs.len(), resume)?;
     let mut tally = Tally::default();
     for entry in &done {
@@ -102,7 +102,7 @@ pub fn play_match(plan: &MatchPlan, dir: &Path, resume: bool, stop: &AtomicBool)
     bar.finish_and_clear();
     let decision = plan.decision(&tally);
     let finished = done.len() + played;
-    Ok(MatchOutcome {
+    Ok(MatchResults {
         think_seconds_this_run: tally.think_seconds - replayed_think_seconds,
         tally,
         pairs_replayed: done.len(),
