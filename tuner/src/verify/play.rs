@@ -101,7 +101,7 @@ pub fn verify(
         llr_bounds: [lower, upper],
         elo_bounds: plan.bounds,
         games: tally.games(),
-        pentanomial: tally.pentanomial.0,
+        pentanomial: tally.pairs.0,
         control: plan.limit.to_string(),
         screen: plan.is_screen(),
         opponent: "the starting values".into(),

@@ -42,7 +42,8 @@ use crate::play::games::book::Opening;
 use crate::play::games::game::{GameRecord, GameSettings, Termination};
 use crate::play::games::output::GAMES_FILE;
 use crate::play::games::pgn_out::{write_game, PgnContext};
-use crate::play::games::runner::{self, Contestant, Flow, PairJob, PairResult};
+use crate::play::games::pool::Flow;
+use crate::play::games::runner::{self, Contestant, PairJob, PairResult};
 use crate::run::game_bar;
 
 /// The labelled positions of a run folder (EPD, the default format).

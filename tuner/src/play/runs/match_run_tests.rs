@@ -42,10 +42,10 @@ fn plan(opponent: &Path, pairs: usize, concurrency: usize, sprt: Option<Sprt>) -
 }
 
 /// Everything a tally counts but the thinking time, which no two runs share.
-fn counts(tally: &Tally) -> String {
+fn counts(tally: &MatchTally) -> String {
     format!(
         "{:?} {:?} {:?} {:?} plies {}",
-        tally.wld, tally.pentanomial, tally.terminations, tally.failures, tally.plies
+        tally.wld, tally.pairs, tally.terminations, tally.failures, tally.plies
     )
 }
 
