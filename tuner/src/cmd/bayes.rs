@@ -164,9 +164,9 @@ pub fn run(args: &BayesArgs) -> Result<()> {
         "length_scales": setup.space.names().iter().zip(&estimate.lengths).map(|(n, l)| (n.clone(), serde_json::json!(l))).collect::<serde_json::Map<_, _>>(),
         "within_1sd": named(&region, &setup.space.names(), 1),
         "within_2sd": named(&region, &setup.space.names(), 2),
-        "wins": state.games.wins,
-        "losses": state.games.losses,
-        "draws": state.games.draws,
+        "wins": state.games.wld.wins,
+        "losses": state.games.wld.losses,
+        "draws": state.games.wld.draws,
         "failed_games": state.games.failed,
         "pentanomial": state.games.pairs.0,
     });
@@ -348,9 +348,9 @@ fn optimise(
         for (values, s) in candidates.iter().zip(&scored) {
             let u = space.to_unit(values);
             if plays && s.games.all_in_pairs() {
-                state.bayes.record_paired_games(&u, s.games.wld(), s.games.pairs)?;
+                state.bayes.record_paired_games(&u, s.games.wld, s.games.pairs)?;
             } else if plays {
-                state.bayes.record_games(&u, s.games.wld())?;
+                state.bayes.record_games(&u, s.games.wld)?;
             } else {
                 state.bayes.record_value(&u, s.fitness)?;
             }

@@ -126,9 +126,9 @@ pub fn run(args: &ClopArgs) -> Result<()> {
         "win_rate": estimate.win_rate,
         "win_rate_interval": [estimate.win_rate_low, estimate.win_rate_high],
         "elo": elo_from_score(estimate.win_rate.clamp(1e-3, 1.0 - 1e-3)),
-        "wins": state.games.wins,
-        "losses": state.games.losses,
-        "draws": state.games.draws,
+        "wins": state.games.wld.wins,
+        "losses": state.games.wld.losses,
+        "draws": state.games.wld.draws,
         "failed_games": state.games.failed,
         "failures": state.games.failures_json(),
     });

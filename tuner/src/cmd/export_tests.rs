@@ -3,7 +3,7 @@
 use super::*;
 use crate::dataset::testutil::{scratch_root, TempDir};
 use crate::run::verdict::example;
-use crate::verify::Outcome;
+use crate::verify::VerdictOutcome;
 
 fn export(root: &Path, params: &Path, force: bool) -> Result<()> {
     run(&ExportArgs {
@@ -45,9 +45,9 @@ fn export_refuses_what_did_not_pass_at_a_clock_naming_it_and_bakes_it_with_force
     let dir = TempDir::new("export-refuse");
     let root = scratch_root(dir.dir());
     let cases = [
-        (Some(Standing::Verified(example(Outcome::Failed, false))), "failed its verification"),
-        (Some(Standing::Verified(example(Outcome::Undecided, false))), "is undecided"),
-        (Some(Standing::Verified(example(Outcome::Passed, true))), "passed only a screen"),
+        (Some(Standing::Verified(example(VerdictOutcome::Failed, false))), "failed its verification"),
+        (Some(Standing::Verified(example(VerdictOutcome::Undecided, false))), "is undecided"),
+        (Some(Standing::Verified(example(VerdictOutcome::Passed, true))), "passed only a screen"),
         (Some(Standing::Unverified("--no-verify".into())), "is unverified (--no-verify)"),
         (None, "is unverified (no verdict in its [provenance] and no result.json beside it)"),
     ];
@@ -57,12 +57,18 @@ fn export_refuses_what_did_not_pass_at_a_clock_naming_it_and_bakes_it_with_force
         assert!(e.starts_with("refused:") && e.contains(said) && e.contains("--force"), "{e}");
         assert!(!root.join("src/eval/baked.rs").exists(), "a refused file bakes nothing");
     }
-    let failed =
-        run_folder(&root.join("forced"), Some(Standing::Verified(example(Outcome::Failed, false))), false);
+    let failed = run_folder(
+        &root.join("forced"),
+        Some(Standing::Verified(example(VerdictOutcome::Failed, false))),
+        false,
+    );
     export(&root, &failed, true).unwrap();
     assert!(root.join("src/eval/baked.rs").exists(), "--force bakes it");
-    let passed =
-        run_folder(&root.join("passed"), Some(Standing::Verified(example(Outcome::Passed, false))), true);
+    let passed = run_folder(
+        &root.join("passed"),
+        Some(Standing::Verified(example(VerdictOutcome::Passed, false))),
+        true,
+    );
     export(&root, &passed, false).unwrap();
     let engine_toml = std::fs::read_to_string(root.join("engine.toml")).unwrap();
     assert!(engine_toml.contains("passed/tuned.toml"), "{engine_toml}");

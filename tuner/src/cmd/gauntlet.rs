@@ -12,9 +12,10 @@ use crate::play::games::identity::RunIdentity;
 use crate::play::games::journal::{missing_pairs, PairEntry, PairJournal};
 use crate::play::games::output::PgnFile;
 use crate::play::games::pgn_out::PgnContext;
-use crate::play::games::runner::{self, Flow, PairJob};
+use crate::play::games::pool::Flow;
+use crate::play::games::runner::{self, PairJob};
 use crate::play::games::stats::performance_rating;
-use crate::play::games::tally::{Failures, GameSummary, Tally};
+use crate::play::games::tally::{Failures, GameSummary, MatchTally};
 use crate::play::runs::opponents::{load_opponents, table};
 use crate::play::runs::settings::distinct_names;
 use crate::run::{game_bar, RunDir};
@@ -111,7 +112,7 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
     run.write_meta("gauntlet", args, args.resume, None)?;
     let (mut journal, done) = PairJournal::start(&args.out, &identity, jobs.len(), args.resume)?;
     // The tallies of the pairs played before, each under the opponent its job names.
-    let mut tallies: Vec<Tally> = opponents.iter().map(|_| Tally::default()).collect();
+    let mut tallies: Vec<MatchTally> = opponents.iter().map(|_| MatchTally::default()).collect();
     for entry in &done {
         tallies[jobs[entry.pair].second - 1].add(&entry.games);
     }
@@ -169,7 +170,7 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
         println!("Performance rating of {ours}: {p:.0} (over the {} rated opponents)", rated.len());
     }
     let seconds = started.elapsed().as_secs_f64();
-    let total: u64 = tallies.iter().map(Tally::games).sum();
+    let total: u64 = tallies.iter().map(MatchTally::games).sum();
     println!(
         "{total} games ({} in this run, {seconds:.1} s); games in {}",
         2 * played,

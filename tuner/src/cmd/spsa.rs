@@ -123,9 +123,9 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
     let mut extra = serde_json::json!({
         "fitness": setup.fitness.describe(),
         "iterations": state.spsa.iteration,
-        "plus_wins": state.games.wins,
-        "plus_losses": state.games.losses,
-        "draws": state.games.draws,
+        "plus_wins": state.games.wld.wins,
+        "plus_losses": state.games.wld.losses,
+        "draws": state.games.wld.draws,
         "failed_games": state.games.failed,
         "failures": state.games.failures_json(),
         "theta": state.spsa.values(),
@@ -240,9 +240,9 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
         state.log.push(SpsaLog {
             iteration: state.spsa.iteration,
             games: state.games.played(),
-            plus_wins: state.games.wins,
-            plus_losses: state.games.losses,
-            draws: state.games.draws,
+            plus_wins: state.games.wld.wins,
+            plus_losses: state.games.wld.losses,
+            draws: state.games.wld.draws,
             loss,
             valid_loss,
             seconds: started.elapsed().as_secs_f64(),
@@ -251,7 +251,7 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
         });
         bar.set_position(state.spsa.iteration);
         bar.set_message(if loss.is_nan() {
-            format!("plus side {}-{}-{}", state.games.wins, state.games.losses, state.games.draws)
+            format!("plus side {}-{}-{}", state.games.wld.wins, state.games.wld.losses, state.games.wld.draws)
         } else {
             format!("loss {loss:.6}")
         });

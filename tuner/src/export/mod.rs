@@ -20,7 +20,7 @@ use crate::play::runs::settings::MatchSettings;
 use crate::run::advice::{advice, Baking};
 use crate::run::provenance::{self, Provenance};
 use crate::run::RunDir;
-use crate::verify::{self, Contenders, Outcome, Standing, Verdict, VerifySettings};
+use crate::verify::{self, Contenders, Standing, Verdict, VerdictOutcome, VerifySettings};
 
 /// The tuned values as `<stem>.toml` and the Rust module `rust_name` (the engine's baked module
 /// for that set, as `tune export` writes it). Returns the TOML's path.
@@ -210,7 +210,7 @@ pub fn play_verification(
     };
     let verdict = sprt(first)?;
     match &verify.confirm {
-        Some(clock) if verdict.outcome == Outcome::Passed && verdict.screen => {
+        Some(clock) if verdict.outcome == VerdictOutcome::Passed && verdict.screen => {
             println!("{}", verdict.lines());
             run.add_result("screen", &serde_json::to_value(&verdict)?)?;
             eprintln!(

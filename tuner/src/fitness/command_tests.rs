@@ -29,7 +29,7 @@ echo "thinking"; if [ "$5" -gt 0 ]; then echo W; elif [ "$5" -lt 0 ]; then echo 
     let mut seen = 0;
     let games = fitness.play(&trials, 1, &AtomicBool::new(false), &mut |n| seen += n).unwrap();
     assert_eq!(seen, 9);
-    assert_eq!((games[0].wins, games[1].losses, games[2].draws), (3, 3, 3));
+    assert_eq!((games[0].wld.wins, games[1].wld.losses, games[2].wld.draws), (3, 3, 3));
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -41,7 +41,7 @@ fn failing_games_are_retried_counted_and_reported() {
     let trials = vec![Trial { candidate: vec![0.0, 0.5], opponent: None, games: 20 }];
     let games = fitness.play(&trials, 5, &AtomicBool::new(false), &mut |_| {}).unwrap();
     assert_eq!(games[0].played() + games[0].failed, 20);
-    assert!(games[0].failed > 0 && games[0].draws > 0, "{:?}", games[0]);
+    assert!(games[0].failed > 0 && games[0].wld.draws > 0, "{:?}", games[0]);
     let (dir2, silent) = script("echo maybe");
     let fitness = CommandFitness::new(&silent, space(), 1, 0).unwrap();
     let err = fitness.play(&trials[..1], 5, &AtomicBool::new(false), &mut |_| {}).unwrap_err();

@@ -12,12 +12,13 @@
 //! for it (declare the dimension `int`). A missing option, a range the engine does not allow, an
 //! engine that does not start or never answers `uciok` is an error naming it, from set-up.
 //!
-//! The engine processes live as long as the fitness: each worker thread keeps its two seats (the
-//! tuned engine and its opponent) from one call to the next and sets the next pair's values with
-//! `setoption` before `ucinewgame`, so a run pays for a process start once per seat rather than
-//! once per game pair (Stockfish takes 0.2 s to start here, as long as a short game). An engine
-//! must therefore take its options between games, as UCI allows (`setoption` while idle); one that
-//! died is restarted with the values it should have.
+//! The engine processes live as long as the fitness: the games run on the match runner's worker
+//! pool (`play/games/pool.rs`), but with seats of their own rather than the runner's players:
+//! each worker keeps its two seats (the tuned engine and its opponent) from one call to the next
+//! and sets the next pair's values with `setoption` before `ucinewgame`, so a run pays for a
+//! process start once per seat rather than once per game pair (Stockfish takes 0.2 s to start
+//! here, as long as a short game). An engine must therefore take its options between games, as
+//! UCI allows (`setoption` while idle); one that died is restarted with the values it should have.
 //!
 //! A crash, a time forfeit or an illegal move loses the game for the side that failed, as
 //! cutechess scores it, so tuning pushes away from values that crash; each is printed with its
@@ -26,8 +27,8 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex, PoisonError};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -41,10 +42,11 @@ use crate::play::engines::player::Player;
 use crate::play::engines::uci_engine::UciEngine;
 use crate::play::engines::uci_option::{find_option, same_name, OptionKind, UciOption};
 use crate::play::games::book::{self, BookOrder, Opening};
-use crate::play::games::game::{play_game, GameRecord, GameSettings, Termination};
+use crate::play::games::game::{play_game, GameRecord, GameSettings};
 use crate::play::games::identity::RunIdentity;
+use crate::play::games::pool::{self, Flow};
 use crate::play::games::runner::Contestant;
-use crate::play::games::stats::GameScore;
+use crate::play::games::tally::GameSummary;
 use crate::play::runs::settings::MatchSettings;
 use crate::run::{format_value, RunDir};
 
@@ -151,7 +153,7 @@ impl EngineFitnessSettings {
             concurrency: play.concurrency,
             start_timeout: START_TIMEOUT,
             failure_log,
-            pool: Mutex::new(Vec::new()),
+            idle_seats: Mutex::new(Vec::new()),
         })
     }
 }
@@ -242,8 +244,8 @@ pub struct EngineFitness {
     start_timeout: Duration,
     /// Where each failure is appended, besides the terminal.
     failure_log: Option<PathBuf>,
-    /// Each idle worker's seats, kept between calls.
-    pool: Mutex<Vec<Seats>>,
+    /// The seats of workers that ended, kept between calls for the next call's workers.
+    idle_seats: Mutex<Vec<Seats>>,
 }
 
 /// One worker's engines: the tuned engine and the side it plays.
@@ -251,6 +253,27 @@ pub struct EngineFitness {
 struct Seats {
     tuned: Option<External>,
     other: Option<External>,
+}
+
+/// A worker's seats, taken from the fitness's idle ones (or new) and given back when the worker
+/// ends, however it ends, so the next call plays on the same engine processes.
+struct Lease<'a> {
+    seats: Seats,
+    idle: &'a Mutex<Vec<Seats>>,
+}
+
+impl<'a> Lease<'a> {
+    fn take(idle: &'a Mutex<Vec<Seats>>) -> Lease<'a> {
+        let seats = idle.lock().unwrap_or_else(PoisonError::into_inner).pop().unwrap_or_default();
+        Lease { seats, idle }
+    }
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        let seats = std::mem::take(&mut self.seats);
+        self.idle.lock().unwrap_or_else(PoisonError::into_inner).push(seats);
+    }
 }
 
 /// One game pair: a trial's candidate against its opponent from one opening.
@@ -270,63 +293,38 @@ impl EngineFitness {
             .collect()
     }
 
-    /// A worker: takes pairs in index order until none are left or `stop` is raised, on seats
-    /// taken from the pool and given back at the end.
-    fn work(
-        &self,
-        jobs: &[Job],
-        trials: &[Trial],
-        next: &AtomicUsize,
-        stop: &AtomicBool,
-        sender: mpsc::Sender<(usize, [GameRecord; 2])>,
-    ) -> Result<()> {
-        let mut seats = self.pool.lock().unwrap_or_else(PoisonError::into_inner).pop().unwrap_or_default();
-        let result = self.work_on(&mut seats, jobs, trials, next, stop, &sender);
-        self.pool.lock().unwrap_or_else(PoisonError::into_inner).push(seats);
-        result
-    }
-
-    fn work_on(
+    /// Job `job` (a pair of `trials`) on a worker's `seats`; None when `stop` cut it short.
+    /// `reference` is the option values at the space's defaults.
+    fn play_pair(
         &self,
         seats: &mut Seats,
-        jobs: &[Job],
+        job: &Job,
         trials: &[Trial],
-        next: &AtomicUsize,
+        reference: &[(String, String)],
         stop: &AtomicBool,
-        sender: &mpsc::Sender<(usize, [GameRecord; 2])>,
-    ) -> Result<()> {
-        let reference = self.values(&self.space.starts());
-        loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= jobs.len() || stop.load(Ordering::Relaxed) {
-                return Ok(());
-            }
-            let job = &jobs[index];
-            let trial = &trials[job.trial];
-            let other_values = match (&trial.opponent, &self.opponent) {
-                (Some(x), _) => self.values(x),
-                // --opponent keeps the options it was started with.
-                (None, Some(_)) => Vec::new(),
-                (None, None) => reference.clone(),
-            };
-            let other_spec = self.opponent.as_ref().unwrap_or(&self.engine);
-            let Seats { tuned, other } = seats;
-            let tuned = self.seat(tuned, &self.engine, &self.values(&trial.candidate))?;
-            let other = self.seat(other, other_spec, &other_values)?;
-            let mut games = Vec::with_capacity(2);
-            for swap in [false, true] {
-                let (white, black): (&mut dyn Player, &mut dyn Player) =
-                    if swap { (&mut *other, &mut *tuned) } else { (&mut *tuned, &mut *other) };
-                match play_game(white, black, &job.fen, &self.settings, stop) {
-                    Some(game) => games.push(game),
-                    None => return Ok(()),
-                }
-            }
-            let games: [GameRecord; 2] = games.try_into().map_err(|_| anyhow!("a pair has two games"))?;
-            if sender.send((index, games)).is_err() {
-                return Ok(());
+    ) -> Result<Option<[GameRecord; 2]>> {
+        let trial = &trials[job.trial];
+        let other_values = match (&trial.opponent, &self.opponent) {
+            (Some(x), _) => self.values(x),
+            // --opponent keeps the options it was started with.
+            (None, Some(_)) => Vec::new(),
+            (None, None) => reference.to_vec(),
+        };
+        let other_spec = self.opponent.as_ref().unwrap_or(&self.engine);
+        let Seats { tuned, other } = seats;
+        let tuned = self.seat(tuned, &self.engine, &self.values(&trial.candidate))?;
+        let other = self.seat(other, other_spec, &other_values)?;
+        let mut games = Vec::with_capacity(2);
+        for swap in [false, true] {
+            let (white, black): (&mut dyn Player, &mut dyn Player) =
+                if swap { (&mut *other, &mut *tuned) } else { (&mut *tuned, &mut *other) };
+            match play_game(white, black, &job.fen, &self.settings, stop) {
+                Some(game) => games.push(game),
+                None => return Ok(None),
             }
         }
+        let games: [GameRecord; 2] = games.try_into().map_err(|_| anyhow!("a pair has two games"))?;
+        Ok(Some(games))
     }
 
     /// The engine in `slot` with `values` set: started from `spec` the first time.
@@ -353,22 +351,13 @@ impl EngineFitness {
         (pair, pairs): (usize, usize),
         records: &[GameRecord; 2],
     ) {
-        let score = |game: &GameRecord, tuned| match game.outcome.points_for(tuned) {
-            p if p > 0.75 => GameScore::Win,
-            p if p < 0.25 => GameScore::Loss,
-            _ => GameScore::Draw,
-        };
-        games.record_pair(score(&records[0], Color::White), score(&records[1], Color::Black));
+        let [first, second] = GameSummary::of_games(records);
+        games.record_pair(first.score, second.score);
         for (game, tuned) in records.iter().zip([Color::White, Color::Black]) {
             let Some(culprit) = game.culprit else { continue };
             let side = usize::from(culprit != tuned);
-            let failures = &mut games.failures[side];
-            match game.termination {
-                Termination::Crash => failures.crashes += 1,
-                Termination::TimeForfeit => failures.time_losses += 1,
-                Termination::IllegalMove => failures.illegal_moves += 1,
-                // A resignation by adjudication also has a culprit; it is no failure.
-                _ => continue,
+            if !games.failures[side].count(game.termination) {
+                continue;
             }
             let who = match (side, duel, &self.opponent) {
                 (0, _, _) => "the candidate",
@@ -441,34 +430,25 @@ impl GameFitness for EngineFitness {
         }
         let mut results = vec![Games::default(); trials.len()];
         let mut finished = 0;
-        let next = AtomicUsize::new(0);
-        let (sender, receiver) = mpsc::channel();
-        std::thread::scope(|scope| -> Result<()> {
-            let workers: Vec<_> = (0..self.concurrency.clamp(1, jobs.len().max(1)))
-                .map(|_| {
-                    let sender = sender.clone();
-                    let (jobs, next) = (&jobs, &next);
-                    scope.spawn(move || self.work(jobs, trials, next, stop, sender))
-                })
-                .collect();
-            drop(sender);
-            for (index, records) in receiver {
+        let reference = self.values(&self.space.starts());
+        pool::run_jobs(
+            jobs.len(),
+            self.concurrency,
+            stop,
+            || Lease::take(&self.idle_seats),
+            |lease, index| {
+                let games = self.play_pair(&mut lease.seats, &jobs[index], trials, &reference, stop)?;
+                Ok(games.map(|games| (index, games)))
+            },
+            |(index, records)| {
                 let trial = &trials[jobs[index].trial];
                 let pair = (index, jobs.len());
                 self.record(&mut results[jobs[index].trial], trial.opponent.is_some(), pair, &records);
                 finished += 1;
                 on_games(2);
-            }
-            let mut outcome = Ok(());
-            for worker in workers {
-                match worker.join() {
-                    Ok(Ok(())) => {}
-                    Ok(Err(e)) => outcome = outcome.and(Err(e)),
-                    Err(_) => outcome = outcome.and(Err(anyhow!("a game worker thread panicked"))),
-                }
-            }
-            outcome
-        })?;
+                Ok(Flow::Continue)
+            },
+        )?;
         if finished < jobs.len() {
             bail!("interrupted with {finished} of {} game pairs played", jobs.len());
         }

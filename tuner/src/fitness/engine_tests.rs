@@ -171,12 +171,12 @@ fn a_candidate_far_from_the_peak_loses_and_duels_set_both_sides() {
     let games = f.play(&trials, 3, &AtomicBool::new(false), &mut |n| seen += n).unwrap();
     assert_eq!(seen, 12 + 4 + 12, "3 games round up to two pairs");
     // p(-100) = 1 - 130/150: strong in about one game in eight, a draw; every other game lost.
-    assert!(games[0].losses >= 8 && games[0].wins == 0, "{:?}", games[0]);
-    assert_eq!((games[1].draws, games[1].played()), (4, 4), "strong against strong draws");
+    assert!(games[0].wld.losses >= 8 && games[0].wld.wins == 0, "{:?}", games[0]);
+    assert_eq!((games[1].wld.draws, games[1].played()), (4, 4), "strong against strong draws");
     assert_eq!(games[1].pairs.0, [0, 0, 2, 0, 0], "two drawn pairs");
     assert!(games.iter().all(|g| g.all_in_pairs()), "every game counted in its pair: {games:?}");
     assert!(games[0].pairs.0[0] >= 2 && games[2].pairs.0[4] >= 2, "{games:?}");
-    assert!(games[2].wins >= 8 && games[2].losses == 0, "{:?}", games[2]);
+    assert!(games[2].wld.wins >= 8 && games[2].wld.losses == 0, "{:?}", games[2]);
     assert!(games.iter().all(|g| g.failures.iter().all(|f| f.total() == 0)), "{games:?}");
     let again = f.play(&trials, 3, &AtomicBool::new(false), &mut |_| {}).unwrap();
     assert_eq!(games, again, "the same seed plays the same games, on the same engine processes");
@@ -204,7 +204,11 @@ fn crashes_and_time_forfeits_lose_for_the_failing_side_and_are_counted_and_logge
         let counted = if failure == "crash" { failures.crashes } else { failures.time_losses };
         assert!(counted >= 5, "{failure}: {g:?}");
         assert_eq!(counted, failures.total(), "{failure}: {g:?}");
-        assert_eq!((g.losses, g.played(), g.failed), (counted, 8, 0), "each failure is a lost game: {g:?}");
+        assert_eq!(
+            (g.wld.losses, g.played(), g.failed),
+            (counted, 8, 0),
+            "each failure is a lost game: {g:?}"
+        );
         assert_eq!(g.failures[1].total(), 0, "{g:?}");
         let lines = std::fs::read_to_string(&log).unwrap();
         assert_eq!(lines.lines().count() as u64, counted, "{lines}");
@@ -215,7 +219,7 @@ fn crashes_and_time_forfeits_lose_for_the_failing_side_and_are_counted_and_logge
         );
         // The crashed engine was restarted: the candidate at the peak plays on, on the same seats.
         let peak = f.play(&[trial(30.0, None, 2)], 5, &AtomicBool::new(false), &mut |_| {}).unwrap();
-        assert_eq!(peak[0].draws, 2, "{failure}: {:?}", peak[0]);
+        assert_eq!(peak[0].wld.draws, 2, "{failure}: {:?}", peak[0]);
     }
 }
 
@@ -230,7 +234,7 @@ fn with_an_opponent_there_are_no_duels() {
     let f = fitness(&a, &space, None, Duration::from_secs(10));
     assert!(!f.duels() && f.describe().contains("--opponent"), "{}", f.describe());
     let games = f.play(&[trial(30.0, None, 2)], 1, &AtomicBool::new(false), &mut |_| {}).unwrap();
-    assert_eq!(games[0].draws, 2, "both at the peak: {:?}", games[0]);
+    assert_eq!(games[0].wld.draws, 2, "both at the peak: {:?}", games[0]);
     let duel = f.play(&[trial(30.0, Some(0.0), 2)], 1, &AtomicBool::new(false), &mut |_| {});
     assert!(format!("{:#}", duel.unwrap_err()).contains("cannot play each other"));
 }

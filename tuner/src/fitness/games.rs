@@ -38,7 +38,7 @@ impl<G: GameFitness> Fitness for G {
     }
 
     fn compare(&self, pairs: &[(Vec<f64>, Vec<f64>)], seed: u64, stop: &AtomicBool) -> Result<Vec<Compared>> {
-        let net = |g: &Games| g.wins as f64 - g.losses as f64;
+        let net = |g: &Games| g.wld.wins as f64 - g.wld.losses as f64;
         if self.duels() {
             let trials: Vec<Trial> = pairs
                 .iter()
@@ -183,7 +183,10 @@ pub(crate) mod tests {
         assert_eq!(c[0].games.pairs, Pentanomial([0, 1, 0, 1, 0]), "1½ for plus, 1½ for minus");
         assert_eq!(c[1].games.pairs, Pentanomial([0, 0, 0, 2, 0]), "1½ for plus, ½ for minus");
         assert!(c.iter().all(|c| c.games.all_in_pairs()), "{c:?}");
-        assert_eq!((c[1].games.wins, c[1].games.losses, c[1].games.draws, c[1].result), (2, 0, 2, 2.0));
+        assert_eq!(
+            (c[1].games.wld.wins, c[1].games.wld.losses, c[1].games.wld.draws, c[1].result),
+            (2, 0, 2, 2.0)
+        );
         // Single games carry none.
         let o = j.outcomes(&[vec![1.0]], 0, &stop).unwrap();
         assert_eq!(o[0].pairs, Pentanomial([0, 0, 0, 1, 0]), "a pair source plays a pair even for one game");
@@ -195,9 +198,13 @@ pub(crate) mod tests {
     fn games_of_an_older_checkpoint_load_without_pairs() {
         let old = r#"{"wins":3,"losses":1,"draws":2,"failed":0,"failures":[{"crashes":0,"time_losses":1,"illegal_moves":0},{"crashes":0,"time_losses":0,"illegal_moves":0}]}"#;
         let games: Games = serde_json::from_str(old).unwrap();
-        assert_eq!((games.wins, games.failures[0].time_losses, games.pairs.pairs()), (3, 1, 0));
+        assert_eq!((games.wld.wins, games.failures[0].time_losses, games.pairs.pairs()), (3, 1, 0));
         let older: Games = serde_json::from_str(r#"{"wins":1,"losses":0,"draws":0,"failed":0}"#).unwrap();
-        assert_eq!(older, Games { wins: 1, ..Games::default() });
+        let one_win = crate::play::games::stats::Wld { wins: 1, ..Default::default() };
+        assert_eq!(older, Games { wld: one_win, ..Games::default() });
+        // Written as flat as before the W/L/D count was its own type, in the same order.
+        let pairs = r#""pairs":[0,0,0,0,0]}"#;
+        assert_eq!(serde_json::to_string(&games).unwrap(), format!("{},{pairs}", old.trim_end_matches('}')));
         let mut both = games;
         both.record_pair(GameScore::Win, GameScore::Draw);
         let back: Games = serde_json::from_str(&serde_json::to_string(&both).unwrap()).unwrap();
@@ -210,7 +217,7 @@ pub(crate) mod tests {
         let j = judge(true);
         let scored = j.rank(&[vec![1.0], vec![-1.0], vec![0.0]], 4, 0, &AtomicBool::new(false)).unwrap();
         assert_eq!(scored.iter().map(|s| s.fitness).collect::<Vec<_>>(), [1.0, 0.0, 0.5]);
-        assert_eq!(scored[0].games.wins, 4);
+        assert_eq!(scored[0].games.wld.wins, 4);
         assert!(j.asked.lock().unwrap().iter().all(|t| t.opponent.is_none() && t.games == 4));
     }
 
@@ -219,7 +226,7 @@ pub(crate) mod tests {
         let j = judge(true);
         let c = j.compare(&[(vec![2.0], vec![1.0])], 0, &AtomicBool::new(false)).unwrap();
         assert_eq!(c[0].result, 2.0);
-        assert_eq!((c[0].games.wins, c[0].games.losses), (2, 0));
+        assert_eq!((c[0].games.wld.wins, c[0].games.wld.losses), (2, 0));
         assert_eq!(j.asked.lock().unwrap()[0].opponent, Some(vec![1.0]));
     }
 
@@ -229,18 +236,18 @@ pub(crate) mod tests {
         // Plus beats the reference, minus loses to it: +1 - (-1) = 2, two wins for plus.
         let c = j.compare(&[(vec![1.0], vec![-1.0])], 0, &AtomicBool::new(false)).unwrap();
         assert_eq!(c[0].result, 2.0);
-        assert_eq!((c[0].games.wins, c[0].games.losses, c[0].games.draws), (2, 0, 0));
+        assert_eq!((c[0].games.wld.wins, c[0].games.wld.losses, c[0].games.wld.draws), (2, 0, 0));
         assert_eq!(j.asked.lock().unwrap().len(), 2);
         let even = j.compare(&[(vec![1.0], vec![1.0])], 0, &AtomicBool::new(false)).unwrap();
         assert_eq!(even[0].result, 0.0);
-        assert_eq!((even[0].games.wins, even[0].games.losses), (1, 1));
+        assert_eq!((even[0].games.wld.wins, even[0].games.wld.losses), (1, 1));
     }
 
     #[test]
     fn outcomes_are_single_games_against_the_reference() {
         let j = judge(true);
         let o = j.outcomes(&[vec![1.0], vec![-3.0]], 0, &AtomicBool::new(false)).unwrap();
-        assert_eq!((o[0].wins, o[1].losses, o[0].played() + o[1].played()), (1, 1, 2));
+        assert_eq!((o[0].wld.wins, o[1].wld.losses, o[0].played() + o[1].played()), (1, 1, 2));
         assert!(j.plays_games() && j.exact().is_none());
     }
 }

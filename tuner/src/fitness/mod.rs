@@ -43,13 +43,20 @@ use serde::{Deserialize, Serialize};
 use crate::play::games::stats::{GameScore, Pentanomial, Wld};
 use crate::play::games::tally::Failures;
 
-/// Games from the candidate's side, and games that could not be played (a command that failed
-/// every retry): those are reported, never counted as a result.
+/// The games behind a fitness answer, from the candidate's side: their [`Wld`] count (the plain
+/// count every count of games builds on), with what a tuner needs besides: games that could not
+/// be played (a command that failed every retry: reported, never counted as a result), each
+/// side's failures, and the pairs among the games. A match counts its games in a [`MatchTally`],
+/// which keeps how they ended for its report instead of unplayable games (it has none).
+///
+/// Checkpoints hold it as one flat object, `{"wins", "losses", "draws", "failed", "failures",
+/// "pairs"}` (the W/L/D count flattened into it), as before the count was its own type.
+///
+/// [`MatchTally`]: crate::play::games::tally::MatchTally
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Games {
-    pub wins: u64,
-    pub losses: u64,
-    pub draws: u64,
+    #[serde(flatten)]
+    pub wld: Wld,
     pub failed: u64,
     /// Games lost by a failure (crash, time forfeit, illegal move) of [the candidate's side, the
     /// other side (the reference, or the other candidate of a duel)]. Such a game is played and
@@ -69,24 +76,16 @@ pub struct Games {
 
 impl Games {
     pub fn played(&self) -> u64 {
-        self.wins + self.losses + self.draws
+        self.wld.games()
     }
 
     /// Points per game played (0.5 with none).
     pub fn score(&self) -> f64 {
-        self.wld().score()
-    }
-
-    pub fn wld(&self) -> Wld {
-        Wld { wins: self.wins, losses: self.losses, draws: self.draws }
+        self.wld.score()
     }
 
     pub fn record(&mut self, score: GameScore) {
-        match score {
-            GameScore::Win => self.wins += 1,
-            GameScore::Loss => self.losses += 1,
-            GameScore::Draw => self.draws += 1,
-        }
+        self.wld.record(score);
     }
 
     /// Records a game pair: both games (from the candidate's side) and the pair's points.
@@ -104,13 +103,11 @@ impl Games {
     /// The same games from the other side (the failures stay where they are: [candidate side,
     /// other side]).
     pub fn mirrored(&self) -> Games {
-        Games { wins: self.losses, losses: self.wins, pairs: self.pairs.mirrored(), ..*self }
+        Games { wld: self.wld.mirrored(), pairs: self.pairs.mirrored(), ..*self }
     }
 
     pub fn add(&mut self, other: &Games) {
-        self.wins += other.wins;
-        self.losses += other.losses;
-        self.draws += other.draws;
+        self.wld.merge(&other.wld);
         self.failed += other.failed;
         for (mine, theirs) in self.failures.iter_mut().zip(&other.failures) {
             mine.add(theirs);
@@ -126,9 +123,9 @@ impl Games {
 
     /// Each game played, wins first: the outcomes CLOP records one by one.
     pub fn outcomes(&self) -> impl Iterator<Item = GameScore> {
-        std::iter::repeat_n(GameScore::Win, self.wins as usize)
-            .chain(std::iter::repeat_n(GameScore::Loss, self.losses as usize))
-            .chain(std::iter::repeat_n(GameScore::Draw, self.draws as usize))
+        std::iter::repeat_n(GameScore::Win, self.wld.wins as usize)
+            .chain(std::iter::repeat_n(GameScore::Loss, self.wld.losses as usize))
+            .chain(std::iter::repeat_n(GameScore::Draw, self.wld.draws as usize))
     }
 }
 

@@ -16,9 +16,10 @@ use super::{GameFitness, Games, Trial};
 use crate::optim::space::Space;
 use crate::play::engines::inprocess::EngineSetup;
 use crate::play::games::book::{self, BookOrder, Opening};
-use crate::play::games::game::{GameRecord, GameSettings};
-use crate::play::games::runner::{self, Contestant, Flow, PairJob};
-use crate::play::games::stats::GameScore;
+use crate::play::games::game::GameSettings;
+use crate::play::games::pool::Flow;
+use crate::play::games::runner::{self, Contestant, PairJob};
+use crate::play::games::tally::GameSummary;
 
 pub struct SelfPlay {
     pub space: Space,
@@ -94,15 +95,8 @@ impl GameFitness for SelfPlay {
         let mut finished = 0;
         runner::run(&contestants, &jobs, &self.settings, self.concurrency, stop, |pair| {
             // The candidate had White in the pair's first game and Black in its second.
-            let score = |game: &GameRecord, color| match game.outcome.points_for(color) {
-                p if p > 0.75 => GameScore::Win,
-                p if p < 0.25 => GameScore::Loss,
-                _ => GameScore::Draw,
-            };
-            results[trial_of_job[pair.index]].record_pair(
-                score(&pair.games[0], whetstone::Color::White),
-                score(&pair.games[1], whetstone::Color::Black),
-            );
+            let [first, second] = GameSummary::of_pair(&pair);
+            results[trial_of_job[pair.index]].record_pair(first.score, second.score);
             finished += 1;
             on_games(2);
             Ok(Flow::Continue)

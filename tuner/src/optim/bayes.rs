@@ -655,7 +655,7 @@ impl Solver for BayesSettings {
                 let n = per_point.min(games - played);
                 let mut wld = Wld::default();
                 for _ in 0..n {
-                    wld.add(problem.play(&x, &mut rng));
+                    wld.record(problem.play(&x, &mut rng));
                 }
                 bayes.record_games(&x, wld)?;
                 played += n;

@@ -198,7 +198,7 @@ fn run(steps: u64, stop_after: Option<u64>, settings: &BayesSettings) -> Bayes {
         for x in bayes.suggest(count, &mut r).unwrap() {
             let mut wld = Wld::default();
             for _ in 0..bayes.games_per_point() {
-                wld.add(problem.play(&x, &mut r));
+                wld.record(problem.play(&x, &mut r));
             }
             bayes.record_games(&x, wld).unwrap();
         }
@@ -263,7 +263,7 @@ fn fit_and_suggest_time() {
         for x in latin_hypercube(n, 2, &mut r) {
             let mut wld = Wld::default();
             for _ in 0..4 {
-                wld.add(problem.play(&x, &mut r));
+                wld.record(problem.play(&x, &mut r));
             }
             bayes.record_games(&x, wld).unwrap();
         }

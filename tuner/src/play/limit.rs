@@ -75,7 +75,8 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// How long a side may think on each move.
+/// How long a side may think on each move, the same for every move of a game: what a run is
+/// asked to play at. The game's [`Clocks`] turn it into each move's [`MoveBudget`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MoveLimit {
     Nodes(u64),
@@ -105,8 +106,9 @@ impl MoveLimit {
     }
 }
 
-/// The limit per move as asked for: at most one of nodes, depth and a clock (`--nodes`,
-/// `--depth`, `--tc`). It is checked only when games are played, so a run that plays none (a
+/// The limit per move as asked for, unchecked: at most one of nodes, depth and a clock
+/// (`--nodes`, `--depth`, `--tc`), kept as given until [`LimitChoice::resolve`] makes it a
+/// [`MoveLimit`] (by [`MoveLimit::from_flags`]). It is checked only when games are played, so a run that plays none (a
 /// Texel fitness) is not stopped by it, and a command with a default of its own fills it in
 /// when none is given.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -153,7 +155,10 @@ impl fmt::Display for MoveLimit {
     }
 }
 
-/// What one side is told for one move: its limit and, with a clock, both clocks.
+/// What one side is told for one move: its limit and, with a clock, the time left on both clocks
+/// (White's first) now. Not a [`MoveLimit`]: a clock limit says how a game starts, a budget where
+/// it stands, which changes every move. A UCI `go` carries exactly this; xboard says it as an
+/// `XboardBudget` (`engines/xboard_engine.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveBudget {
     Nodes(u64),

@@ -85,7 +85,7 @@ pub fn run_sections(run_dir: &Path, images: &[Image]) -> Result<Vec<Section>> {
 
 /// The verdict of a run's `result.json` as one sentence and the advice that follows it.
 fn verdict_block(run_dir: &Path, result: &serde_json::Value) -> Option<Block> {
-    use crate::run::verdict::{Outcome, Standing};
+    use crate::run::verdict::{Standing, VerdictOutcome};
     let standing = Standing::from_json(result.get("verdict")?)?;
     let headline = match &standing {
         Standing::Verified(v) => format!("Verdict: {}", v.sentence()),
@@ -100,7 +100,7 @@ fn verdict_block(run_dir: &Path, result: &serde_json::Value) -> Option<Block> {
     };
     Some(Block::Verdict {
         headline,
-        passed: matches!(&standing, Standing::Verified(v) if v.outcome == Outcome::Passed),
+        passed: matches!(&standing, Standing::Verified(v) if v.outcome == VerdictOutcome::Passed),
         advice: crate::run::advice::advice(&standing, run_dir, &baking),
     })
 }

@@ -75,7 +75,7 @@ fn a_verdict_is_the_first_thing_a_run_section_shows_in_words_and_the_options_fol
         )
         .unwrap();
     let verdict =
-        serde_json::to_value(crate::run::verdict::example(crate::run::verdict::Outcome::Passed, true))
+        serde_json::to_value(crate::run::verdict::example(crate::run::verdict::VerdictOutcome::Passed, true))
             .unwrap();
     std::fs::write(dir.join("result.json"), serde_json::json!({"games": 0, "verdict": verdict}).to_string())
         .unwrap();

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::verdict::{Outcome, Standing, CLOCK};
+use super::verdict::{Standing, VerdictOutcome, CLOCK};
 
 /// The files a run wrote that `tune export` would bake, and whether `--bake` already did.
 pub struct Baking<'a> {
@@ -42,19 +42,19 @@ pub fn advice(standing: &Standing, run: &Path, baking: &Baking) -> String {
             run.display()
         ),
         Standing::Verified(v) => match (v.outcome, v.screen) {
-            (Outcome::Passed, false) if baking.baked => {
+            (VerdictOutcome::Passed, false) if baking.baked => {
                 "baked into the engine build; rebuild it (cargo build --release) to play these values".to_string()
             }
-            (Outcome::Passed, false) => format!(
+            (VerdictOutcome::Passed, false) => format!(
                 "passed at a clock: bake it into the engine build with\n  {}\n  cargo build --release",
                 baking.export_command()
             ),
-            (Outcome::Passed, true) => format!(
+            (VerdictOutcome::Passed, true) => format!(
                 "passed a screen at fixed nodes. A screen is not a verdict at a clock (tune auto's +30 at \
                  5,000 nodes was -12 at 3 s + 0.03 s), so it is not advised for baking yet. Confirm it with \
                  the SPRT at a clock (about 12 games a minute on 2 cores):\n  {confirm}"
             ),
-            (Outcome::Failed, _) => format!(
+            (VerdictOutcome::Failed, _) => format!(
                 "FAILED: the tuned values play worse than the start ({:+.1} ± {:.1} Elo), so do not bake them. \
                  The loss the tuner lowered does not track games on this data. What to try: positions of \
                  today's build's own games (tune datagen, scored with tune dataset rescore), a stronger pull \
@@ -62,7 +62,7 @@ pub fn advice(standing: &Standing, run: &Path, baking: &Baking) -> String {
                  --mirror); docs/tuning.md has the recipes that won games",
                 v.elo, v.elo_error
             ),
-            (Outcome::Undecided, _) => format!(
+            (VerdictOutcome::Undecided, _) => format!(
                 "UNDECIDED after {} games ({:+.1} ± {:.1} Elo): {}, so do not bake it. More games decide \
                  it:\n  tune verify {} --verify-games {}{}",
                 v.games,

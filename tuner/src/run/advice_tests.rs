@@ -10,13 +10,13 @@ fn advise(standing: Standing, baked: bool) -> String {
 
 #[test]
 fn only_a_pass_at_a_clock_is_advised_for_baking() {
-    let clock = advise(Standing::Verified(verdict(Outcome::Passed, false)), false);
+    let clock = advise(Standing::Verified(verdict(VerdictOutcome::Passed, false)), false);
     assert!(clock.contains("tune export --params reports/pbil/tuned.toml"), "{clock}");
     for standing in [
-        Standing::Verified(verdict(Outcome::Passed, true)),
-        Standing::Verified(verdict(Outcome::Failed, false)),
-        Standing::Verified(verdict(Outcome::Failed, true)),
-        Standing::Verified(verdict(Outcome::Undecided, false)),
+        Standing::Verified(verdict(VerdictOutcome::Passed, true)),
+        Standing::Verified(verdict(VerdictOutcome::Failed, false)),
+        Standing::Verified(verdict(VerdictOutcome::Failed, true)),
+        Standing::Verified(verdict(VerdictOutcome::Undecided, false)),
         Standing::Unverified("--no-verify".into()),
         Standing::Unchanged,
     ] {
@@ -24,11 +24,11 @@ fn only_a_pass_at_a_clock_is_advised_for_baking() {
         assert!(!text.contains("tune export"), "{standing:?}: {text}");
         assert!(!text.contains("cargo build"), "{standing:?}: {text}");
     }
-    let screen = advise(Standing::Verified(verdict(Outcome::Passed, true)), false);
+    let screen = advise(Standing::Verified(verdict(VerdictOutcome::Passed, true)), false);
     assert!(screen.contains("tune verify reports/pbil --verify-tc 3+0.03"), "{screen}");
     let unverified = advise(Standing::Unverified("--no-verify".into()), false);
     assert!(unverified.starts_with("UNVERIFIED (--no-verify)"), "{unverified}");
-    let undecided = advise(Standing::Verified(verdict(Outcome::Undecided, false)), false);
+    let undecided = advise(Standing::Verified(verdict(VerdictOutcome::Undecided, false)), false);
     assert!(undecided.contains("--verify-games 1576 --verify-tc 3+0.03"), "{undecided}");
-    assert!(advise(Standing::Verified(verdict(Outcome::Passed, false)), true).starts_with("baked"));
+    assert!(advise(Standing::Verified(verdict(VerdictOutcome::Passed, false)), true).starts_with("baked"));
 }

@@ -12,10 +12,11 @@ use serde::{Deserialize, Serialize};
 /// the clock every change to play is judged at here (docs/strength.md).
 pub const CLOCK: &str = "3+0.03";
 
-/// How an SPRT ended.
+/// How a verification's SPRT ended: passed, failed or undecided (a game's result is
+/// [`crate::play::outcome::Outcome`]). Serialised as `"passed"`, `"failed"`, `"undecided"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub enum VerdictOutcome {
     /// H1 accepted: the tuned values gain at least elo1 (with the SPRT's error rates).
     Passed,
     /// H0 accepted: they do not gain elo0.
@@ -24,12 +25,12 @@ pub enum Outcome {
     Undecided,
 }
 
-impl Outcome {
+impl VerdictOutcome {
     pub fn word(self) -> &'static str {
         match self {
-            Outcome::Passed => "PASSED",
-            Outcome::Failed => "FAILED",
-            Outcome::Undecided => "UNDECIDED",
+            VerdictOutcome::Passed => "PASSED",
+            VerdictOutcome::Failed => "FAILED",
+            VerdictOutcome::Undecided => "UNDECIDED",
         }
     }
 }
@@ -38,7 +39,7 @@ impl Outcome {
 /// provenance.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
-    pub outcome: Outcome,
+    pub outcome: VerdictOutcome,
     pub elo: f64,
     /// Half-width of the 95% interval.
     pub elo_error: f64,
@@ -132,7 +133,7 @@ impl Standing {
 
     /// Whether the result may be baked without `--force`: it passed an SPRT at a clock.
     pub fn bakeable(&self) -> bool {
-        matches!(self, Standing::Verified(v) if v.outcome == Outcome::Passed && !v.screen)
+        matches!(self, Standing::Verified(v) if v.outcome == VerdictOutcome::Passed && !v.screen)
     }
 
     /// What it is, in words, for a refusal: `failed its verification (-118.5 ± 25.4 Elo over 600
@@ -141,10 +142,10 @@ impl Standing {
         match self {
             Standing::Verified(v) => {
                 let what = match (v.outcome, v.screen) {
-                    (Outcome::Passed, true) => "passed only a screen at fixed nodes, not a clock SPRT",
-                    (Outcome::Passed, false) => "passed its SPRT",
-                    (Outcome::Failed, _) => "failed its verification",
-                    (Outcome::Undecided, _) => "is undecided (its SPRT reached the game cap)",
+                    (VerdictOutcome::Passed, true) => "passed only a screen at fixed nodes, not a clock SPRT",
+                    (VerdictOutcome::Passed, false) => "passed its SPRT",
+                    (VerdictOutcome::Failed, _) => "failed its verification",
+                    (VerdictOutcome::Undecided, _) => "is undecided (its SPRT reached the game cap)",
                 };
                 format!(
                     "{what} ({:+.1} ± {:.1} Elo over {} games at {})",
@@ -159,7 +160,7 @@ impl Standing {
 
 /// A verdict to test with: +92.0 ± 23.1 over 788 games, at 5,000 nodes (a screen) or 3+0.03.
 #[cfg(test)]
-pub fn example(outcome: Outcome, screen: bool) -> Verdict {
+pub fn example(outcome: VerdictOutcome, screen: bool) -> Verdict {
     Verdict {
         outcome,
         elo: 92.0395300167117,

@@ -2,26 +2,26 @@
 
 use super::*;
 
-fn verdict(outcome: Outcome, screen: bool) -> Verdict {
+fn verdict(outcome: VerdictOutcome, screen: bool) -> Verdict {
     example(outcome, screen)
 }
 
 #[test]
 fn a_verdict_reads_as_one_sentence_of_rounded_figures() {
     assert_eq!(
-            verdict(Outcome::Passed, true).sentence(),
+            verdict(VerdictOutcome::Passed, true).sentence(),
             "PASSED: +92.0 ± 23.1 Elo over 788 games, SPRT [0, 5], LLR 2.95 of ±2.94, at 5000 nodes per move (a screen)"
         );
-    assert!(verdict(Outcome::Failed, false).lines().starts_with("verdict: FAILED: +92.0"));
+    assert!(verdict(VerdictOutcome::Failed, false).lines().starts_with("verdict: FAILED: +92.0"));
 }
 
 #[test]
 fn only_a_clock_pass_is_bakeable_and_every_standing_round_trips() {
     let standings = [
-        Standing::Verified(verdict(Outcome::Passed, false)),
-        Standing::Verified(verdict(Outcome::Passed, true)),
-        Standing::Verified(verdict(Outcome::Failed, false)),
-        Standing::Verified(verdict(Outcome::Undecided, false)),
+        Standing::Verified(verdict(VerdictOutcome::Passed, false)),
+        Standing::Verified(verdict(VerdictOutcome::Passed, true)),
+        Standing::Verified(verdict(VerdictOutcome::Failed, false)),
+        Standing::Verified(verdict(VerdictOutcome::Undecided, false)),
         Standing::Unverified("--no-verify".into()),
         Standing::Unchanged,
     ];

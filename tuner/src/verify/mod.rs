@@ -19,7 +19,7 @@ use whetstone::search::SearchParamSet;
 
 use crate::play::games::stats::{EloModel, Sprt};
 use crate::play::limit::MoveLimit;
-pub use crate::run::verdict::{Outcome, Standing, Verdict, CLOCK};
+pub use crate::run::verdict::{Standing, Verdict, VerdictOutcome, CLOCK};
 
 /// Nodes per move of the default verification: a screen.
 pub const SCREEN_NODES: u64 = 5000;

@@ -12,7 +12,7 @@ use anyhow::{bail, Result};
 use whetstone::eval::Weights;
 use whetstone::search::SearchParams;
 
-use super::{Contenders, Outcome, SprtPlan, Verdict};
+use super::{Contenders, SprtPlan, Verdict, VerdictOutcome};
 use crate::play::engines::inprocess::EngineSetup;
 use crate::play::games::identity::RunIdentity;
 use crate::play::games::runner::Contestant;
@@ -91,9 +91,9 @@ pub fn verify(
     let (lower, upper) = sprt.bounds();
     Ok(Verdict {
         outcome: match sprt.decision(llr) {
-            Some(SprtDecision::AcceptH1) => Outcome::Passed,
-            Some(SprtDecision::AcceptH0) => Outcome::Failed,
-            None => Outcome::Undecided,
+            Some(SprtDecision::AcceptH1) => VerdictOutcome::Passed,
+            Some(SprtDecision::AcceptH0) => VerdictOutcome::Failed,
+            None => VerdictOutcome::Undecided,
         },
         elo: elo.elo,
         elo_error: elo.error,
@@ -101,7 +101,7 @@ pub fn verify(
         llr_bounds: [lower, upper],
         elo_bounds: plan.bounds,
         games: tally.games(),
-        pentanomial: tally.pentanomial.0,
+        pentanomial: tally.pairs.0,
         control: plan.limit.to_string(),
         screen: plan.is_screen(),
         opponent: "the starting values".into(),

@@ -40,14 +40,14 @@ fn a_loss_fails_and_a_gain_passes_and_a_decided_verification_resumes_to_itself()
     let no = AtomicBool::new;
     let lost = contenders(EvalParamSet::baked(), crippled());
     let verdict = verify(&dir.path("worse"), &lost, &plan(40.0), &play(2), false, &no(false)).unwrap();
-    assert_eq!(verdict.outcome, Outcome::Failed, "{}", verdict.lines());
+    assert_eq!(verdict.outcome, VerdictOutcome::Failed, "{}", verdict.lines());
     assert!(verdict.elo < 0.0 && verdict.llr <= verdict.llr_bounds[0] && verdict.screen);
     let gained = contenders(crippled(), EvalParamSet::baked());
     let verdict = verify(&dir.path("better"), &gained, &plan(40.0), &play(2), false, &no(false)).unwrap();
-    assert_eq!(verdict.outcome, Outcome::Passed, "{}", verdict.lines());
+    assert_eq!(verdict.outcome, VerdictOutcome::Passed, "{}", verdict.lines());
     assert!(verdict.lines().starts_with("verdict: PASSED"), "{}", verdict.lines());
     let again = verify(&dir.path("better"), &gained, &plan(40.0), &play(2), true, &no(false)).unwrap();
-    assert_eq!((again.games, again.outcome), (verdict.games, Outcome::Passed));
+    assert_eq!((again.games, again.outcome), (verdict.games, VerdictOutcome::Passed));
 }
 
 /// A verification stopped mid-way (Ctrl-C) is an error, not a verdict; resumed, it ends where

@@ -17,7 +17,7 @@ use crate::dataset::stats::stats;
 use crate::dataset::stream::ReadOptions;
 use crate::dataset::tools::DEFAULT_MEMORY_MB;
 use crate::dataset::LoadOptions;
-use crate::play::engines::uci_engine::GoLimit;
+use crate::play::limit::MoveBudget;
 use crate::play::runs::rescore::{rescore, RescoreOptions, SEARCHES_PER_PROCESS};
 use crate::play::runs::settings::uci_engine_spec;
 
@@ -311,8 +311,8 @@ pub fn run(command: &DatasetCommand) -> Result<()> {
                 bail!("the output {} is the input; write to another file", output.display());
             }
             let limit = match (depth, nodes) {
-                (Some(d), _) => GoLimit::Depth(*d),
-                (None, Some(n)) => GoLimit::Nodes(*n),
+                (Some(d), _) => MoveBudget::Depth(*d),
+                (None, Some(n)) => MoveBudget::Nodes(*n),
                 (None, None) => bail!("give --depth or --nodes"),
             };
             let options = RescoreOptions {

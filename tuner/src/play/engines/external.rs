@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use anyhow::Result;
 
+use crate::play::engines::engine_failure::engine_failure;
 use crate::play::engines::engine_process::{EngineError, EngineSpec};
 use crate::play::engines::player::{FailureKind, GameView, Player, PlayerFailure, Score, Thought};
-use crate::play::engines::uci_engine::{EngineScore, GoLimit, UciEngine};
+use crate::play::engines::uci_engine::{EngineScore, UciEngine};
 use crate::play::limit::{MoveBudget, MoveLimit};
 
 /// How long a `go nodes N` probe before a run may take, at least: Stockfish answers 5,000 nodes
@@ -60,17 +61,7 @@ impl External {
     }
 
     fn failure(&mut self, error: EngineError) -> PlayerFailure {
-        let kind = match error {
-            EngineError::Timeout { .. } => FailureKind::TimeLoss,
-            EngineError::Protocol { .. } => FailureKind::IllegalMove,
-            EngineError::Spawn { .. } | EngineError::Disconnected { .. } | EngineError::Write { .. } => {
-                FailureKind::Crash
-            }
-        };
-        if kind != FailureKind::IllegalMove && !self.engine.as_mut().is_some_and(UciEngine::is_alive) {
-            self.engine = None;
-        }
-        PlayerFailure::new(kind, error.to_string())
+        engine_failure(&mut self.engine, UciEngine::is_alive, error)
     }
 }
 
@@ -96,17 +87,6 @@ impl Player for External {
         budget: MoveBudget,
         allowance: Option<Duration>,
     ) -> Result<Thought, PlayerFailure> {
-        let limit = match budget {
-            MoveBudget::Nodes(n) => GoLimit::Nodes(n),
-            MoveBudget::Depth(d) => GoLimit::Depth(d),
-            MoveBudget::Clock { time_ms, inc_ms, movestogo } => GoLimit::Clock {
-                wtime: time_ms[0],
-                btime: time_ms[1],
-                winc: inc_ms[0],
-                binc: inc_ms[1],
-                movestogo,
-            },
-        };
         let deadline = allowance.unwrap_or(Duration::from_secs(60)) + DEADLINE_SLACK;
         let Some(engine) = self.engine.as_mut() else {
             return Err(PlayerFailure::new(
@@ -114,7 +94,7 @@ impl Player for External {
                 format!("engine '{}' is not running", self.spec.name),
             ));
         };
-        let reply = engine.go(game.start_fen, game.moves, &limit, deadline).map_err(|e| self.failure(e))?;
+        let reply = engine.go(game.start_fen, game.moves, &budget, deadline).map_err(|e| self.failure(e))?;
         let best = game.pos.parse_uci_move(reply.bestmove.trim()).map_err(|e| {
             PlayerFailure::new(FailureKind::IllegalMove, format!("bestmove {}: {e}", reply.bestmove))
         })?;
@@ -138,7 +118,7 @@ impl Player for External {
         let (MoveLimit::Nodes(nodes), Some(fen)) = (limit, start_fens.first()) else { return Ok(()) };
         let Some(engine) = self.engine.as_mut() else { return Ok(()) };
         let deadline = NODES_PROBE + Duration::from_secs(nodes / PROBE_NPS);
-        match engine.go(fen, &[], &GoLimit::Nodes(*nodes), deadline) {
+        match engine.go(fen, &[], &MoveBudget::Nodes(*nodes), deadline) {
             Err(EngineError::Timeout { .. }) => Err(format!(
                 "it did not answer `go nodes {nodes}` within {} s: it seems to ignore node limits (some \
                  engines do), so play it at a clock instead: --tc, or --verify-tc for a verification",

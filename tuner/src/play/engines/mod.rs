@@ -1,6 +1,7 @@
 //! What plays a move: the player the game loop asks, and its implementations (our engine in this
 //! process, UCI and xboard binaries over their processes).
 
+pub mod engine_failure;
 pub mod engine_process;
 pub mod external;
 pub mod inprocess;

@@ -20,25 +20,12 @@ use crate::play::engines::engine_process::{first_word, EngineError, EngineProces
 #[cfg(test)]
 use crate::play::engines::engine_process::DROP_GRACE;
 use crate::play::engines::uci_option::{parse_option, setoption_command, UciOption};
+use crate::play::limit::MoveBudget;
 
 /// How long an engine may take to answer `stop` after a time-out before it is killed.
 const STOP_GRACE: Duration = Duration::from_secs(1);
 
 const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// What `go` is told.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GoLimit {
-    /// `go nodes N`.
-    Nodes(u64),
-    /// `go depth N`.
-    Depth(u32),
-    /// `go movetime N`, in milliseconds.
-    #[allow(dead_code, reason = "API for the game loop; parts a binary does not call would warn")]
-    MoveTime(u64),
-    /// `go wtime .. btime .. winc .. binc .. [movestogo ..]`, in milliseconds.
-    Clock { wtime: u64, btime: u64, winc: u64, binc: u64, movestogo: Option<u32> },
-}
 
 /// The engine's answer to one `go`.
 #[derive(Clone, Debug, PartialEq)]
@@ -136,7 +123,7 @@ impl UciEngine {
         &mut self,
         start_fen: &str,
         moves: &[String],
-        limit: &GoLimit,
+        limit: &MoveBudget,
         deadline: Duration,
     ) -> Result<EngineReply, EngineError> {
         // Lines that arrived while nothing was asked cannot answer this command.
@@ -282,12 +269,13 @@ fn is_startpos(fields: &[&str]) -> bool {
     }
 }
 
-fn go_command(limit: &GoLimit) -> String {
-    match limit {
-        GoLimit::Nodes(n) => format!("go nodes {n}"),
-        GoLimit::Depth(d) => format!("go depth {d}"),
-        GoLimit::MoveTime(ms) => format!("go movetime {ms}"),
-        GoLimit::Clock { wtime, btime, winc, binc, movestogo } => {
+/// The `go` command of one move's budget: a UCI `go` carries exactly a [`MoveBudget`] (both
+/// clocks, White's first), so it needs no type of its own.
+fn go_command(budget: &MoveBudget) -> String {
+    match budget {
+        MoveBudget::Nodes(n) => format!("go nodes {n}"),
+        MoveBudget::Depth(d) => format!("go depth {d}"),
+        MoveBudget::Clock { time_ms: [wtime, btime], inc_ms: [winc, binc], movestogo } => {
             let mut command = format!("go wtime {wtime} btime {btime} winc {winc} binc {binc}");
             if let Some(n) = movestogo {
                 command.push_str(&format!(" movestogo {n}"));

@@ -87,12 +87,11 @@ fn position_command_uses_startpos_only_for_the_start_position() {
 
 #[test]
 fn go_command_forms_each_limit() {
-    assert_eq!(go_command(&GoLimit::Nodes(1000)), "go nodes 1000");
-    assert_eq!(go_command(&GoLimit::Depth(7)), "go depth 7");
-    assert_eq!(go_command(&GoLimit::MoveTime(250)), "go movetime 250");
-    let clock = GoLimit::Clock { wtime: 1000, btime: 900, winc: 10, binc: 20, movestogo: None };
+    assert_eq!(go_command(&MoveBudget::Nodes(1000)), "go nodes 1000");
+    assert_eq!(go_command(&MoveBudget::Depth(7)), "go depth 7");
+    let clock = MoveBudget::Clock { time_ms: [1000, 900], inc_ms: [10, 20], movestogo: None };
     assert_eq!(go_command(&clock), "go wtime 1000 btime 900 winc 10 binc 20");
-    let clock = GoLimit::Clock { wtime: 1, btime: 2, winc: 0, binc: 0, movestogo: Some(40) };
+    let clock = MoveBudget::Clock { time_ms: [1, 2], inc_ms: [0, 0], movestogo: Some(40) };
     assert_eq!(go_command(&clock), "go wtime 1 btime 2 winc 0 binc 0 movestogo 40");
 }
 
@@ -181,7 +180,7 @@ fn go_sends_position_and_limit_and_reads_the_reply() {
     let mut engine = UciEngine::start(&fake_spec("good", Some(&log.0)), T).unwrap_or_else(|e| panic!("{e}"));
     assert!(engine.new_game(T).is_ok());
     let fen = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1";
-    let limit = GoLimit::Clock { wtime: 1000, btime: 2000, winc: 10, binc: 20, movestogo: Some(5) };
+    let limit = MoveBudget::Clock { time_ms: [1000, 2000], inc_ms: [10, 20], movestogo: Some(5) };
     let reply = engine.go(fen, &moves("e2e4 e5d5"), &limit, T).unwrap_or_else(|e| panic!("{e}"));
     // The fake answers MOVES[number of moves played].
     assert_eq!(reply.bestmove, "g1f3");
@@ -189,7 +188,7 @@ fn go_sends_position_and_limit_and_reads_the_reply() {
     assert_eq!((reply.depth, reply.seldepth, reply.nodes), (Some(3), Some(5), Some(300)));
     assert!(reply.elapsed > Duration::ZERO && reply.elapsed < T);
 
-    let reply = engine.go(startpos(), &[], &GoLimit::Nodes(1000), T).map_err(|e| e.to_string());
+    let reply = engine.go(startpos(), &[], &MoveBudget::Nodes(1000), T).map_err(|e| e.to_string());
     assert_eq!(reply.map(|r| r.bestmove), Ok("e2e4".to_string()));
     engine.quit(T);
     assert_eq!(
@@ -210,7 +209,7 @@ fn go_sends_position_and_limit_and_reads_the_reply() {
 fn a_search_stopped_in_time_leaves_the_engine_reusable() {
     let mut engine = fake("hang-once");
     let started = Instant::now();
-    match engine.go(startpos(), &[], &GoLimit::MoveTime(60_000), Duration::from_millis(100)) {
+    match engine.go(startpos(), &[], &MoveBudget::Depth(30), Duration::from_millis(100)) {
         Err(EngineError::Timeout { waiting_for, timeout, .. }) => {
             assert_eq!(waiting_for, "bestmove");
             assert_eq!(timeout, Duration::from_millis(100));
@@ -220,7 +219,7 @@ fn a_search_stopped_in_time_leaves_the_engine_reusable() {
     assert!(started.elapsed() < Duration::from_millis(900), "{:?}", started.elapsed());
     assert!(engine.is_alive());
     // The answer to the stopped search (e2e4) must not be taken for this one's.
-    let reply = engine.go(startpos(), &moves("e2e4"), &GoLimit::Nodes(1), T);
+    let reply = engine.go(startpos(), &moves("e2e4"), &MoveBudget::Nodes(1), T);
     assert_eq!(reply.map(|r| r.bestmove).ok(), Some("e7e5".to_string()));
 }
 
@@ -228,13 +227,13 @@ fn a_search_stopped_in_time_leaves_the_engine_reusable() {
 fn a_late_answer_to_stop_is_waited_for_and_not_taken_for_the_next_move() {
     let mut engine = fake("hang-once-slow-stop");
     let started = Instant::now();
-    let result = engine.go(startpos(), &[], &GoLimit::Nodes(1), Duration::from_millis(50));
+    let result = engine.go(startpos(), &[], &MoveBudget::Nodes(1), Duration::from_millis(50));
     assert!(matches!(result, Err(EngineError::Timeout { .. })), "{result:?}");
     // It answers `stop` 0.5 s late: within the grace, so it was waited for.
     assert!(started.elapsed() >= Duration::from_millis(500), "{:?}", started.elapsed());
     assert!(engine.is_alive());
     assert!(engine.new_game(T).is_ok());
-    let reply = engine.go(startpos(), &moves("e2e4 e7e5"), &GoLimit::Depth(3), T);
+    let reply = engine.go(startpos(), &moves("e2e4 e7e5"), &MoveBudget::Depth(3), T);
     assert_eq!(reply.map(|r| r.bestmove).ok(), Some("g1f3".to_string()));
 }
 
@@ -242,20 +241,20 @@ fn a_late_answer_to_stop_is_waited_for_and_not_taken_for_the_next_move() {
 fn an_engine_ignoring_stop_is_killed() {
     let mut engine = fake("ignore-stop");
     let started = Instant::now();
-    let result = engine.go(startpos(), &[], &GoLimit::Nodes(1), Duration::from_millis(50));
+    let result = engine.go(startpos(), &[], &MoveBudget::Nodes(1), Duration::from_millis(50));
     assert!(matches!(result, Err(EngineError::Timeout { .. })), "{result:?}");
     let took = started.elapsed();
     assert!(took >= STOP_GRACE && took < STOP_GRACE + Duration::from_millis(500), "{took:?}");
     assert!(!engine.is_alive());
     // Using it again is an error, not a panic.
-    let again = engine.go(startpos(), &[], &GoLimit::Nodes(1), T);
+    let again = engine.go(startpos(), &[], &MoveBudget::Nodes(1), T);
     assert!(matches!(again, Err(EngineError::Write { .. })), "{again:?}");
 }
 
 #[test]
 fn a_crash_on_go_is_a_disconnection_with_the_exit_status() {
     let mut engine = fake("crash-on-go");
-    match engine.go(startpos(), &[], &GoLimit::Nodes(1), T) {
+    match engine.go(startpos(), &[], &MoveBudget::Nodes(1), T) {
         Err(EngineError::Disconnected { waiting_for, status, .. }) => {
             assert_eq!(waiting_for, "bestmove");
             assert!(status.contains('3'), "{status}");
@@ -264,7 +263,7 @@ fn a_crash_on_go_is_a_disconnection_with_the_exit_status() {
     }
     assert!(!engine.is_alive());
     assert!(engine.new_game(T).is_err());
-    assert!(engine.go(startpos(), &[], &GoLimit::Nodes(1), T).is_err());
+    assert!(engine.go(startpos(), &[], &MoveBudget::Nodes(1), T).is_err());
 }
 
 #[test]
@@ -294,7 +293,7 @@ fn no_uciok_is_a_start_timeout() {
 fn garbage_and_a_malformed_bestmove_are_a_protocol_error() {
     let mut engine = fake("garbage");
     assert_eq!(engine.id_name(), Some("FakeUCI 1.0"));
-    match engine.go(startpos(), &[], &GoLimit::Nodes(1), T) {
+    match engine.go(startpos(), &[], &MoveBudget::Nodes(1), T) {
         Err(EngineError::Protocol { message, .. }) => assert!(message.contains("'zz99'"), "{message}"),
         other => panic!("expected a protocol error, got {other:?}"),
     }
@@ -377,7 +376,7 @@ fn round_trip_overhead() {
     for _ in 0..ROUNDS {
         let started = Instant::now();
         for _ in 0..N {
-            let reply = engine.go(startpos(), &moves("e2e4 e7e5"), &GoLimit::Nodes(1), T);
+            let reply = engine.go(startpos(), &moves("e2e4 e7e5"), &MoveBudget::Nodes(1), T);
             assert!(reply.is_ok(), "{reply:?}");
         }
         ours = ours.min(started.elapsed() / N);
@@ -424,17 +423,17 @@ fn stockfish() {
     assert!(engine.declared_options().iter().any(|o| o.name == "Skill Level"));
     engine.new_game(Duration::from_secs(10)).unwrap_or_else(|e| panic!("{e}"));
     let long = Duration::from_secs(10);
-    let reply = engine.go(startpos(), &[], &GoLimit::Nodes(1000), long).unwrap_or_else(|e| panic!("{e}"));
+    let reply = engine.go(startpos(), &[], &MoveBudget::Nodes(1000), long).unwrap_or_else(|e| panic!("{e}"));
     assert!((4..=5).contains(&reply.bestmove.len()) && is_uci_move(&reply.bestmove), "{reply:?}");
     assert!(reply.score.is_some() && reply.depth.is_some() && reply.nodes.is_some(), "{reply:?}");
-    let clock = GoLimit::Clock { wtime: 1000, btime: 1000, winc: 10, binc: 10, movestogo: None };
+    let clock = MoveBudget::Clock { time_ms: [1000, 1000], inc_ms: [10, 10], movestogo: None };
     let reply = engine.go(startpos(), &moves("e2e4 e7e5"), &clock, long).unwrap_or_else(|e| panic!("{e}"));
     assert!((4..=5).contains(&reply.bestmove.len()) && is_uci_move(&reply.bestmove), "{reply:?}");
     assert!(reply.elapsed < Duration::from_secs(1), "{reply:?}");
     // A search that cannot end in time is stopped, and the engine goes on.
-    let result = engine.go(startpos(), &[], &GoLimit::MoveTime(60_000), Duration::from_millis(100));
+    let result = engine.go(startpos(), &[], &MoveBudget::Depth(30), Duration::from_millis(100));
     assert!(matches!(result, Err(EngineError::Timeout { .. })), "{result:?}");
-    let reply = engine.go(startpos(), &[], &GoLimit::Depth(3), long).unwrap_or_else(|e| panic!("{e}"));
+    let reply = engine.go(startpos(), &[], &MoveBudget::Depth(3), long).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(reply.depth, Some(3), "{reply:?}");
     let pid = engine.process.pid();
     engine.quit(Duration::from_secs(2));

@@ -18,9 +18,10 @@ use std::time::Duration;
 use anyhow::Result;
 use whetstone::Position;
 
+use crate::play::engines::engine_failure::engine_failure;
 use crate::play::engines::engine_process::{EngineError, EngineSpec};
 use crate::play::engines::player::{FailureKind, GameView, Player, PlayerFailure, Thought};
-use crate::play::engines::xboard_engine::{XboardAnswer, XboardEngine, XboardLimit};
+use crate::play::engines::xboard_engine::{XboardAnswer, XboardBudget, XboardEngine};
 use crate::play::engines::xboard_text::{edit_castling_problem, score};
 use crate::play::limit::{MoveBudget, MoveLimit};
 use crate::play::outcome::Outcome;
@@ -48,17 +49,7 @@ impl Xboard {
     }
 
     fn failure(&mut self, error: EngineError) -> PlayerFailure {
-        let kind = match error {
-            EngineError::Timeout { .. } => FailureKind::TimeLoss,
-            EngineError::Protocol { .. } => FailureKind::IllegalMove,
-            EngineError::Spawn { .. } | EngineError::Disconnected { .. } | EngineError::Write { .. } => {
-                FailureKind::Crash
-            }
-        };
-        if kind != FailureKind::IllegalMove && !self.engine.as_mut().is_some_and(XboardEngine::is_alive) {
-            self.engine = None;
-        }
-        PlayerFailure::new(kind, error.to_string())
+        engine_failure(&mut self.engine, XboardEngine::is_alive, error)
     }
 
     fn not_running(&self) -> PlayerFailure {
@@ -93,14 +84,14 @@ impl Player for Xboard {
     ) -> Result<Thought, PlayerFailure> {
         let own = game.pos.side_to_move().index();
         let limit = match budget {
-            MoveBudget::Clock { time_ms, inc_ms, movestogo } => XboardLimit::Clock {
+            MoveBudget::Clock { time_ms, inc_ms, movestogo } => XboardBudget::Clock {
                 own_ms: time_ms[own],
                 opp_ms: time_ms[1 - own],
                 inc_ms: inc_ms[own],
                 movestogo,
             },
             MoveBudget::Depth(depth) => {
-                XboardLimit::Depth { depth, seconds: allowance.unwrap_or(NO_CLOCK_ALLOWANCE).as_secs() }
+                XboardBudget::Depth { depth, seconds: allowance.unwrap_or(NO_CLOCK_ALLOWANCE).as_secs() }
             }
             // `check_games` refuses node limits before a run; this is the same answer in a game.
             MoveBudget::Nodes(_) => return Err(PlayerFailure::new(FailureKind::Crash, no_node_limit())),

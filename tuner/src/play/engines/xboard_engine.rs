@@ -70,9 +70,13 @@ impl Default for Features {
     }
 }
 
-/// How long the engine may think, as the set-up of a game and `time`/`otim` tell it.
+/// One move's budget as xboard says it: the set-up of a game (`level`, or `sd` and `st`) and
+/// `time`/`otim` before each `go`. A [`crate::play::limit::MoveBudget`] (what the game loop gives
+/// every player) has White's and Black's clocks; xboard wants the engine's own and its
+/// opponent's, has no node limit, and caps a depth search with a time (`st`), so the xboard
+/// player (`xboard.rs`) turns the one into this.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum XboardLimit {
+pub enum XboardBudget {
     /// Clocks in milliseconds: `level` at the game's set-up, `time` (own) and `otim` before
     /// every `go`.
     Clock { own_ms: u64, opp_ms: u64, inc_ms: u64, movestogo: Option<u32> },
@@ -209,7 +213,7 @@ impl XboardEngine {
         &mut self,
         start_fen: &str,
         moves: &[String],
-        limit: &XboardLimit,
+        limit: &XboardBudget,
         deadline: Duration,
     ) -> Result<XboardAnswer, EngineError> {
         let stale = self.process.take_received();
@@ -228,7 +232,7 @@ impl XboardEngine {
         }
         let mut commands = String::from("force\n");
         let sent_moves = self.append_moves(moves, &mut commands)?;
-        if let (XboardLimit::Clock { own_ms, opp_ms, .. }, true) = (limit, self.features.time) {
+        if let (XboardBudget::Clock { own_ms, opp_ms, .. }, true) = (limit, self.features.time) {
             commands.push_str(&format!("time {}\notim {}\n", own_ms / 10, opp_ms / 10));
         }
         commands.push_str("go\n");
@@ -385,7 +389,7 @@ impl XboardEngine {
 
     /// Sets up the game (see the module header) and checks, with a `ping` where the engine has
     /// it, that it took the set-up without an error.
-    fn set_up(&mut self, start_fen: &str, moves: &[String], limit: &XboardLimit) -> Result<(), EngineError> {
+    fn set_up(&mut self, start_fen: &str, moves: &[String], limit: &XboardBudget) -> Result<(), EngineError> {
         self.game = None;
         let bad_fen =
             |e: whetstone::FenError| format!("cannot read the game's start position '{start_fen}': {e}");
@@ -396,10 +400,10 @@ impl XboardEngine {
         }
         text.push_str("post\neasy\n");
         match *limit {
-            XboardLimit::Clock { own_ms, inc_ms, movestogo, .. } => {
+            XboardBudget::Clock { own_ms, inc_ms, movestogo, .. } => {
                 text.push_str(&level_command(movestogo, own_ms, inc_ms))
             }
-            XboardLimit::Depth { depth, seconds } => {
+            XboardBudget::Depth { depth, seconds } => {
                 text.push_str(&format!("sd {depth}\nst {}\n", seconds.max(1)))
             }
         }

@@ -56,8 +56,8 @@ fn moves(text: &str) -> Vec<String> {
     text.split_whitespace().map(str::to_string).collect()
 }
 
-fn clock() -> XboardLimit {
-    XboardLimit::Clock { own_ms: 5_000, opp_ms: 4_000, inc_ms: 50, movestogo: None }
+fn clock() -> XboardBudget {
+    XboardBudget::Clock { own_ms: 5_000, opp_ms: 4_000, inc_ms: 50, movestogo: None }
 }
 
 fn played(answer: Result<XboardAnswer, EngineError>) -> XboardReply {
@@ -189,7 +189,7 @@ fn go_sets_the_game_up_once_then_sends_only_new_moves_with_the_clocks() {
     assert_eq!((reply.mv.as_str(), reply.text.as_str()), ("f2f3", "f2f3"));
     assert_eq!(reply.thinking, Some(Thinking { depth: 2, score: -35, time_cs: 1, nodes: 150 }));
     assert!(reply.elapsed > Duration::ZERO && reply.elapsed < T);
-    let later = XboardLimit::Clock { own_ms: 4_321, opp_ms: 3_999, inc_ms: 50, movestogo: None };
+    let later = XboardBudget::Clock { own_ms: 4_321, opp_ms: 3_999, inc_ms: 50, movestogo: None };
     let reply = played(engine.go(START, &moves("f2f3 e7e5"), &later, T));
     assert_eq!(reply.mv, "g2g4");
     engine.result("0-1", "Black mates {really}").unwrap_or_else(|e| panic!("{e}"));
@@ -229,7 +229,7 @@ fn setboard_sets_up_other_positions_and_a_new_game_starts_again() {
     engine.new_game(T).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(played(engine.go(AFTER_F3, &[], &clock(), T)).mv, "e7e5");
     // A different game without new_game: set up again from `new`.
-    let depth = XboardLimit::Depth { depth: 4, seconds: 30 };
+    let depth = XboardBudget::Depth { depth: 4, seconds: 30 };
     assert_eq!(played(engine.go(START, &[], &depth, T)).mv, "f2f3");
     let lines = log.lines_from("post");
     assert_eq!(lines[..4], ["post", "easy", "level 0 0:05 0.05", &format!("setboard {AFTER_F3}")]);
@@ -361,7 +361,7 @@ fn resignations_instead_of_or_after_a_move_and_ignored_claims() {
 fn a_refused_set_up_is_a_protocol_error() {
     let mut engine = fake("no-sd");
     engine.new_game(T).unwrap_or_else(|e| panic!("{e}"));
-    match engine.go(START, &[], &XboardLimit::Depth { depth: 4, seconds: 30 }, T) {
+    match engine.go(START, &[], &XboardBudget::Depth { depth: 4, seconds: 30 }, T) {
         Err(EngineError::Protocol { message, .. }) => {
             assert_eq!(message, "refused the game's set-up: 'Illegal move: sd 4'")
         }

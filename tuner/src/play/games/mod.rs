@@ -7,6 +7,7 @@ pub mod identity;
 pub mod journal;
 pub mod output;
 pub mod pgn_out;
+pub mod pool;
 pub mod runner;
 pub mod stats;
 pub mod tally;

@@ -1,11 +1,10 @@
-//! The match runner: game pairs (one opening, each side once with White) spread over worker
-//! threads. Each worker owns its own players (an in-process engine's table and histories, an
-//! external engine's process), so games never share state; a game pair's result goes back to the
-//! caller's thread, which keeps the statistics and may stop the run (an SPRT decision, Ctrl-C).
+//! The match runner: game pairs (one opening, each side once with White) spread over the worker
+//! threads of the game pool (`pool.rs`). Each worker owns its own players (an in-process engine's
+//! table and histories, an external engine's process), so games never share state; a game pair's
+//! result goes back to the caller's thread, which keeps the statistics and may stop the run (an
+//! SPRT decision, Ctrl-C).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::{anyhow, Result};
@@ -16,6 +15,7 @@ use crate::play::engines::inprocess::{EngineSetup, InProcess};
 use crate::play::engines::player::Player;
 use crate::play::engines::xboard::Xboard;
 use crate::play::games::game::{play_game, GameRecord, GameSettings};
+use crate::play::games::pool::{self, Flow};
 
 /// A side in a run: a configuration of our engine played in this process, or an engine binary
 /// (UCI or xboard, as its spec says).
@@ -64,13 +64,6 @@ pub struct PairResult {
     pub games: [GameRecord; 2],
 }
 
-/// What the caller wants after a pair.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Flow {
-    Continue,
-    Stop,
-}
-
 /// Plays `jobs` on `concurrency` threads and hands every finished pair to `on_pair` (on this
 /// thread, in the order they finish). Raising `stop` (or returning [`Flow::Stop`]) ends the run:
 /// games in progress are abandoned and not reported. Every engine binary is started once first
@@ -82,7 +75,7 @@ pub fn run(
     settings: &GameSettings,
     concurrency: usize,
     stop: &AtomicBool,
-    mut on_pair: impl FnMut(PairResult) -> Result<Flow>,
+    on_pair: impl FnMut(PairResult) -> Result<Flow>,
 ) -> Result<()> {
     let start_timeout = Duration::from_secs(10);
     // Only a binary can fail to start; an in-process engine's table is allocated by the worker
@@ -103,80 +96,43 @@ pub fn run(
             .check_games(&settings.limit, &fens)
             .map_err(|why| anyhow!("engine '{}' cannot play this run: {why}", contestant.name()))?;
     }
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<PairResult>();
-    let contestants: Arc<[Contestant]> = contestants.into();
-    std::thread::scope(|scope| -> Result<()> {
-        let mut workers = Vec::new();
-        for _ in 0..concurrency.max(1) {
-            let sender = sender.clone();
-            let (contestants, next) = (contestants.clone(), &next);
-            workers.push(
-                scope.spawn(move || work(&contestants, jobs, settings, next, stop, start_timeout, &sender)),
-            );
-        }
-        drop(sender);
-        let mut outcome = Ok(());
-        for result in receiver {
-            if outcome.is_err() {
-                continue;
-            }
-            match on_pair(result) {
-                Ok(Flow::Continue) => {}
-                Ok(Flow::Stop) => stop.store(true, Ordering::Relaxed),
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    outcome = Err(e);
-                }
-            }
-        }
-        for worker in workers {
-            match worker.join() {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => outcome = outcome.and(Err(e)),
-                Err(_) => outcome = outcome.and(Err(anyhow!("a game worker thread panicked"))),
-            }
-        }
-        outcome
-    })
+    pool::run_jobs(
+        jobs.len(),
+        concurrency,
+        stop,
+        // players[contestant][seat]: a contestant playing itself needs two independent instances.
+        || -> Vec<[Option<Box<dyn Player>>; 2]> { contestants.iter().map(|_| [None, None]).collect() },
+        |players, index| play_pair(contestants, players, &jobs[index], index, settings, stop, start_timeout),
+        on_pair,
+    )
 }
 
-/// One worker: takes pairs in index order until none are left or the run stops.
-fn work(
+/// Job `index` on a worker's `players` (made the first time a contestant plays); None when the
+/// run stopped during it.
+fn play_pair(
     contestants: &[Contestant],
-    jobs: &[PairJob],
+    players: &mut [[Option<Box<dyn Player>>; 2]],
+    job: &PairJob,
+    index: usize,
     settings: &GameSettings,
-    next: &AtomicUsize,
     stop: &AtomicBool,
     start_timeout: Duration,
-    sender: &mpsc::Sender<PairResult>,
-) -> Result<()> {
-    // players[contestant][seat]: a contestant playing itself needs two independent instances.
-    let mut players: Vec<[Option<Box<dyn Player>>; 2]> = contestants.iter().map(|_| [None, None]).collect();
-    loop {
-        let index = next.fetch_add(1, Ordering::Relaxed);
-        if index >= jobs.len() || stop.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        let job = &jobs[index];
-        for (c, seat) in [(job.first, 0), (job.second, 1)] {
-            if players[c][seat].is_none() {
-                players[c][seat] = Some(contestants[c].player(start_timeout)?);
-            }
-        }
-        let mut games = Vec::with_capacity(2);
-        for swap in [false, true] {
-            let (white, black) = pair_seats(&mut players, job.first, job.second, swap);
-            match play_game(white, black, &job.start_fen, settings, stop) {
-                Some(game) => games.push(game),
-                None => return Ok(()),
-            }
-        }
-        let games: [GameRecord; 2] = games.try_into().map_err(|_| anyhow!("a pair has two games"))?;
-        if sender.send(PairResult { index, job: job.clone(), games }).is_err() {
-            return Ok(());
+) -> Result<Option<PairResult>> {
+    for (c, seat) in [(job.first, 0), (job.second, 1)] {
+        if players[c][seat].is_none() {
+            players[c][seat] = Some(contestants[c].player(start_timeout)?);
         }
     }
+    let mut games = Vec::with_capacity(2);
+    for swap in [false, true] {
+        let (white, black) = pair_seats(players, job.first, job.second, swap);
+        match play_game(white, black, &job.start_fen, settings, stop) {
+            Some(game) => games.push(game),
+            None => return Ok(None),
+        }
+    }
+    let games: [GameRecord; 2] = games.try_into().map_err(|_| anyhow!("a pair has two games"))?;
+    Ok(Some(PairResult { index, job: job.clone(), games }))
 }
 
 /// The two players of a game: `first`'s seat-0 instance and `second`'s seat-1 instance, White

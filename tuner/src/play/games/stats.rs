@@ -28,7 +28,11 @@ pub enum GameScore {
     Loss,
 }
 
-/// Wins, losses and draws of the first engine.
+/// Wins, losses and draws of the first engine: the plain count of games every richer count
+/// builds on (a match's [`MatchTally`], a fitness's [`Games`]).
+///
+/// [`MatchTally`]: crate::play::games::tally::MatchTally
+/// [`Games`]: crate::fitness::Games
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Wld {
     pub wins: u64,
@@ -53,12 +57,24 @@ impl Wld {
         self.draws as f64 / self.games().max(1) as f64
     }
 
-    pub fn add(&mut self, score: GameScore) {
+    pub fn record(&mut self, score: GameScore) {
         match score {
             GameScore::Win => self.wins += 1,
             GameScore::Draw => self.draws += 1,
             GameScore::Loss => self.losses += 1,
         }
+    }
+
+    /// Adds another count.
+    pub fn merge(&mut self, other: &Wld) {
+        self.wins += other.wins;
+        self.losses += other.losses;
+        self.draws += other.draws;
+    }
+
+    /// The same games from the other engine's side.
+    pub fn mirrored(&self) -> Wld {
+        Wld { wins: self.losses, losses: self.wins, draws: self.draws }
     }
 }
 

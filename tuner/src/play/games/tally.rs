@@ -32,12 +32,29 @@ impl Failures {
         self.time_losses += other.time_losses;
         self.illegal_moves += other.illegal_moves;
     }
+
+    /// Counts a game its side lost by `termination`, if that is a failure (a resignation by
+    /// adjudication also has a culprit, and is none); whether it was.
+    pub fn count(&mut self, termination: Termination) -> bool {
+        match termination {
+            Termination::Crash => self.crashes += 1,
+            Termination::TimeForfeit => self.time_losses += 1,
+            Termination::IllegalMove => self.illegal_moves += 1,
+            _ => return false,
+        }
+        true
+    }
 }
 
+/// A match's results as its report needs them, from the first side's view: the [`Wld`] count
+/// (the plain count every count of games builds on) and the pairs, each side's failures, how the
+/// games ended and how long they were. A tuner's fitness counts its games in `fitness::Games`
+/// instead, which a checkpoint keeps, with the games that could not be played and without the
+/// endings and lengths.
 #[derive(Clone, Debug, Default)]
-pub struct Tally {
+pub struct MatchTally {
     pub wld: Wld,
-    pub pentanomial: Pentanomial,
+    pub pairs: Pentanomial,
     pub terminations: BTreeMap<String, u64>,
     /// [first side, second side].
     pub failures: [Failures; 2],
@@ -80,27 +97,26 @@ impl GameSummary {
 
     /// A pair's two games: the first side has White in `games[0]`, Black in `games[1]`.
     pub fn of_pair(pair: &PairResult) -> [GameSummary; 2] {
-        [GameSummary::of(&pair.games[0], Color::White), GameSummary::of(&pair.games[1], Color::Black)]
+        GameSummary::of_games(&pair.games)
+    }
+
+    /// A pair's two games, the first side White in `games[0]` and Black in `games[1]`.
+    pub fn of_games(games: &[GameRecord; 2]) -> [GameSummary; 2] {
+        [GameSummary::of(&games[0], Color::White), GameSummary::of(&games[1], Color::Black)]
     }
 }
 
-impl Tally {
+impl MatchTally {
     /// Counts a pair's two games (as [`GameSummary::of_pair`] gives them).
     pub fn add(&mut self, games: &[GameSummary; 2]) {
-        self.pentanomial.add(games[0].score, games[1].score);
+        self.pairs.add(games[0].score, games[1].score);
         for game in games {
-            self.wld.add(game.score);
+            self.wld.record(game.score);
             self.plies += game.plies;
             self.think_seconds += game.think_seconds;
             *self.terminations.entry(game.termination.to_string()).or_default() += 1;
             if let Some(side) = game.culprit {
-                let failures = &mut self.failures[side];
-                match game.termination {
-                    Termination::Crash => failures.crashes += 1,
-                    Termination::TimeForfeit => failures.time_losses += 1,
-                    Termination::IllegalMove => failures.illegal_moves += 1,
-                    _ => {}
-                }
+                self.failures[side].count(game.termination);
             }
         }
     }
@@ -111,8 +127,8 @@ impl Tally {
 
     /// LOS from the pairs (fastchess), or from the games when there are none.
     pub fn los(&self) -> f64 {
-        if self.pentanomial.pairs() > 0 {
-            los_pentanomial(&self.pentanomial)
+        if self.pairs.pairs() > 0 {
+            los_pentanomial(&self.pairs)
         } else {
             los(&self.wld)
         }
@@ -120,16 +136,16 @@ impl Tally {
 
     /// The SPRT's log-likelihood ratio, over pairs (or games, when there are no pairs).
     pub fn llr(&self, sprt: &Sprt) -> f64 {
-        if self.pentanomial.pairs() > 0 {
-            sprt.llr(&self.pentanomial)
+        if self.pairs.pairs() > 0 {
+            sprt.llr(&self.pairs)
         } else {
             sprt.llr_trinomial(&self.wld)
         }
     }
 
     pub fn elo(&self) -> EloEstimate {
-        if self.pentanomial.pairs() > 0 {
-            pentanomial_elo(&self.pentanomial)
+        if self.pairs.pairs() > 0 {
+            pentanomial_elo(&self.pairs)
         } else {
             trinomial_elo(&self.wld)
         }
@@ -157,8 +173,8 @@ impl Tally {
     /// The closing report, in fastchess's layout.
     pub fn report(&self, title: &str, sprt: Option<&Sprt>) -> String {
         let elo = self.elo();
-        let nelo = normalized_elo(&self.pentanomial);
-        let p = self.pentanomial.0;
+        let nelo = normalized_elo(&self.pairs);
+        let p = self.pairs.0;
         let pairs_ratio = (p[3] + p[4]) as f64 / (p[0] + p[1]).max(1) as f64;
         let mut out = format!("Results of {title}:\n");
         out.push_str(&format!(
@@ -203,7 +219,7 @@ impl Tally {
     /// The statistics as summary.json holds them (W/L/D from the first side's view).
     pub fn json(&self, sprt: Option<&Sprt>) -> serde_json::Value {
         let elo = self.elo();
-        let nelo = normalized_elo(&self.pentanomial);
+        let nelo = normalized_elo(&self.pairs);
         let mut value = serde_json::json!({
             "games": self.games(),
             "wins": self.wld.wins,
@@ -211,7 +227,7 @@ impl Tally {
             "draws": self.wld.draws,
             "score": self.wld.score(),
             "draw_ratio": self.wld.draw_ratio(),
-            "pentanomial": self.pentanomial.0,
+            "pentanomial": self.pairs.0,
             "elo": elo.elo,
             "elo_error": elo.error,
             "elo_lower": elo.lower,

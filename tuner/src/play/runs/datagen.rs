@@ -42,7 +42,8 @@ use crate::play::games::book::Opening;
 use crate::play::games::game::{GameRecord, GameSettings, Termination};
 use crate::play::games::output::GAMES_FILE;
 use crate::play::games::pgn_out::{write_game, PgnContext};
-use crate::play::games::runner::{self, Contestant, Flow, PairJob, PairResult};
+use crate::play::games::pool::Flow;
+use crate::play::games::runner::{self, Contestant, PairJob, PairResult};
 use crate::run::game_bar;
 
 /// The labelled positions of a run folder (EPD, the default format).
@@ -137,7 +138,7 @@ pub struct DatagenPlan {
 
 /// What a run (this one, and with earlier ones when resumed) produced.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct DatagenOutcome {
+pub struct DatagenResults {
     pub pairs_planned: usize,
     /// Pairs finished by earlier runs of a resumed run.
     pub pairs_done_before: usize,
@@ -164,7 +165,7 @@ pub fn check_resumable(dir: &Path) -> Result<()> {
 
 /// Plays the plan's pairs into `dir` (those not yet played, when `resume`) until all are played
 /// or `stop` is raised.
-pub fn generate(plan: &DatagenPlan, dir: &Path, resume: bool, stop: &AtomicBool) -> Result<DatagenOutcome> {
+pub fn generate(plan: &DatagenPlan, dir: &Path, resume: bool, stop: &AtomicBool) -> Result<DatagenResults> {
     let pairs = plan.openings.len();
     let files = PositionFiles::new(dir, plan.format);
     let (done, mut seen) = if resume { files.restore()? } else { files.create()? };
@@ -213,7 +214,7 @@ pub fn generate(plan: &DatagenPlan, dir: &Path, resume: bool, stop: &AtomicBool)
         Ok(Flow::Continue)
     })?;
     bar.finish_and_clear();
-    Ok(DatagenOutcome {
+    Ok(DatagenResults {
         pairs_planned: pairs,
         pairs_done_before: done.len(),
         pairs_this_run: played,

@@ -18,9 +18,10 @@ use crate::play::games::identity::RunIdentity;
 use crate::play::games::journal::{missing_pairs, PairEntry, PairJournal};
 use crate::play::games::output::PgnFile;
 use crate::play::games::pgn_out::PgnContext;
-use crate::play::games::runner::{self, Contestant, Flow, PairJob};
+use crate::play::games::pool::Flow;
+use crate::play::games::runner::{self, Contestant, PairJob};
 use crate::play::games::stats::{Sprt, SprtDecision};
-use crate::play::games::tally::{GameSummary, Tally};
+use crate::play::games::tally::{GameSummary, MatchTally};
 use crate::run::game_bar;
 
 /// Everything a match needs but its folder.
@@ -41,8 +42,8 @@ pub struct MatchPlan {
 }
 
 /// A match's results so far (a resumed match's include the pairs played before).
-pub struct MatchOutcome {
-    pub tally: Tally,
+pub struct MatchResults {
+    pub tally: MatchTally,
     /// Pairs counted from the journal of earlier runs.
     pub pairs_replayed: usize,
     /// Pairs played by this run.
@@ -60,16 +61,16 @@ impl MatchPlan {
     }
 
     /// The SPRT's decision on a tally, if there is an SPRT and it has decided.
-    pub fn decision(&self, tally: &Tally) -> Option<SprtDecision> {
+    pub fn decision(&self, tally: &MatchTally) -> Option<SprtDecision> {
         self.sprt.as_ref().and_then(|s| s.decision(tally.llr(s)))
     }
 }
 
 /// Plays the plan into `dir` (when `resume`, the pairs its journal lacks) until every pair is
 /// played, the SPRT decides, or `stop` is raised.
-pub fn play_match(plan: &MatchPlan, dir: &Path, resume: bool, stop: &AtomicBool) -> Result<MatchOutcome> {
+pub fn play_match(plan: &MatchPlan, dir: &Path, resume: bool, stop: &AtomicBool) -> Result<MatchResults> {
     let (mut journal, done) = PairJournal::start(dir, &plan.identity, plan.jobs.len(), resume)?;
-    let mut tally = Tally::default();
+    let mut tally = MatchTally::default();
     for entry in &done {
         tally.add(&entry.games);
     }
@@ -102,7 +103,7 @@ pub fn play_match(plan: &MatchPlan, dir: &Path, resume: bool, stop: &AtomicBool)
     bar.finish_and_clear();
     let decision = plan.decision(&tally);
     let finished = done.len() + played;
-    Ok(MatchOutcome {
+    Ok(MatchResults {
         think_seconds_this_run: tally.think_seconds - replayed_think_seconds,
         tally,
         pairs_replayed: done.len(),

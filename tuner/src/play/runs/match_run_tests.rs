@@ -42,10 +42,10 @@ fn plan(opponent: &Path, pairs: usize, concurrency: usize, sprt: Option<Sprt>) -
 }
 
 /// Everything a tally counts but the thinking time, which no two runs share.
-fn counts(tally: &Tally) -> String {
+fn counts(tally: &MatchTally) -> String {
     format!(
         "{:?} {:?} {:?} {:?} plies {}",
-        tally.wld, tally.pentanomial, tally.terminations, tally.failures, tally.plies
+        tally.wld, tally.pairs, tally.terminations, tally.failures, tally.plies
     )
 }
 
@@ -150,7 +150,7 @@ fn a_resumed_sprt_stops_after_the_pair_an_uninterrupted_one_stops_after() {
     assert_eq!((resumed.pairs_replayed, resumed.pairs_played), (2, stopped_after - 2));
     assert_eq!(full.decision(&resumed.tally), Some(SprtDecision::AcceptH1));
     assert_eq!(counts(&resumed.tally), counts(&uninterrupted.tally));
-    let llr = |o: &MatchOutcome| o.tally.llr(sprt().as_ref().unwrap());
+    let llr = |o: &MatchResults| o.tally.llr(sprt().as_ref().unwrap());
     assert_eq!(llr(&resumed), llr(&uninterrupted));
 
     // Resuming a decided match plays nothing more.

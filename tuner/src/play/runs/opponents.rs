@@ -12,7 +12,7 @@ use serde::Deserialize;
 use crate::play::engines::engine_process::{EngineSpec, Protocol};
 use crate::play::engines::inprocess::EngineSetup;
 use crate::play::games::runner::Contestant;
-use crate::play::games::tally::Tally;
+use crate::play::games::tally::MatchTally;
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
@@ -105,7 +105,7 @@ fn opponent(entry: OpponentEntry, file: &Path) -> Result<Opponent> {
 
 /// One line per opponent: games, score, W-L-D, Elo ± error (ours against it), failures.
 /// `contestants[0]` is ours, `contestants[i]` plays `opponents[i - 1]`, scored in `tallies[i - 1]`.
-pub fn table(contestants: &[Contestant], opponents: &[Opponent], tallies: &[Tally]) -> String {
+pub fn table(contestants: &[Contestant], opponents: &[Opponent], tallies: &[MatchTally]) -> String {
     let width = contestants.iter().map(|c| c.name().len()).max().unwrap_or(8).max(8);
     let mut out = format!(
         "{:<width$}  {:>6}  {:>6}  {:>14}  {:>16}  {:>6}  {:>22}\n",

@@ -22,7 +22,8 @@ use whetstone::Position;
 use crate::dataset::formats::{format_line, Format};
 use crate::dataset::{load_labelled, Label, LoadOptions, LoadSummary};
 use crate::play::engines::engine_process::{EngineError, EngineSpec};
-use crate::play::engines::uci_engine::{EngineScore, GoLimit, UciEngine};
+use crate::play::engines::uci_engine::{EngineScore, UciEngine};
+use crate::play::limit::MoveBudget;
 use crate::run::progress_bar;
 
 /// Positions each worker searches per batch: a batch is what a kill can lose.
@@ -41,7 +42,7 @@ pub struct RescoreOptions {
     /// The engine, with its options.
     pub spec: EngineSpec,
     /// `go depth N` or `go nodes N`.
-    pub limit: GoLimit,
+    pub limit: MoveBudget,
     /// Engine processes searching at once.
     pub workers: usize,
     /// How long one search may take before it is stopped and the position keeps no score; also

@@ -16,7 +16,7 @@ fn scorer(args: &[&str]) -> RescoreOptions {
             working_dir: None,
             protocol: Protocol::Uci,
         },
-        limit: GoLimit::Depth(3),
+        limit: MoveBudget::Depth(3),
         workers: 2,
         timeout: Duration::from_secs(5),
         progress: false,
