@@ -25,3 +25,6 @@ pub mod probe;
 pub mod report;
 pub mod run;
 pub mod verify;
+
+#[cfg(test)]
+pub(crate) mod testutil;

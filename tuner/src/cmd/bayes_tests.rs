@@ -2,15 +2,7 @@
 //! writes its files; the Texel loss as an exact fitness; bad input refused before any work.
 
 use super::*;
-use crate::cmd::args::tuner_args;
-use crate::fitness::setup::tests::small_dataset;
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("whetstone-bayes-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::testutil::{small_dataset, tuner_args, TempDir};
 
 /// Arguments over `peak_game.py` (its win probability peaks at x = 30 of [-100, 100]).
 /// A resumed run (`resumed`, folder `b`) equals the uninterrupted one (`straight`, folder `a`):
@@ -60,7 +52,7 @@ fn args(dir: &std::path::Path, extra: &[&str]) -> BayesArgs {
 #[test]
 #[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
 fn bayes_over_a_command_finds_the_peak_resumes_exactly_and_writes_its_files() {
-    let dir = temp("command");
+    let dir = TempDir::new("bayes-command");
     let (a, b) = (dir.join("a"), dir.join("b"));
     std::fs::create_dir_all(&a).unwrap();
     std::fs::create_dir_all(&b).unwrap();
@@ -108,12 +100,11 @@ fn bayes_over_a_command_finds_the_peak_resumes_exactly_and_writes_its_files() {
     assert_eq!(plots.points.len() as u64, result["points"].as_u64().unwrap());
     let pictures = crate::report::bayes::plots(&full, &full).unwrap();
     assert!(pictures.iter().any(|i| i.file == "bayes-objective.png"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn the_texel_loss_is_an_exact_fitness() {
-    let dir = temp("texel");
+    let dir = TempDir::new("bayes-texel");
     let data = small_dataset();
     let a: BayesArgs = tuner_args(
         &dir,
@@ -147,12 +138,11 @@ fn the_texel_loss_is_an_exact_fitness() {
         last.loss,
         exact.loss(&setup.space.starts())
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn bad_input_is_refused_before_any_work() {
-    let dir = temp("bad");
+    let dir = TempDir::new("bayes-bad");
     let err =
         |extra: &[&str]| format!("{:#}", run(&tuner_args::<BayesArgs>(&dir.join("run"), extra)).unwrap_err());
     let e = err(&["--acq-function", "ucb"]);
@@ -165,15 +155,13 @@ fn bad_input_is_refused_before_any_work() {
     let e = err(&["--fitness", "command", "--command", "true", "--space", space.to_str().unwrap()]);
     assert!(e.contains("no parameters"), "{e}");
     assert!(!dir.join("run").exists(), "nothing was created");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn a_problem_prints_its_regret() {
-    let dir = temp("problem");
+    let dir = TempDir::new("bayes-problem");
     let a: BayesArgs = tuner_args(&dir, &["--problem", "log", "--games", "200", "--runs", "2"]);
     run(&a).unwrap();
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A game source that plays pairs (as self-play does), for a space of one value `x` of
@@ -232,7 +220,7 @@ impl crate::fitness::GameFitness for PeakPairs {
 
 #[test]
 fn bayes_over_game_pairs_keeps_them_resumes_exactly_and_leaves_a_report_at_every_checkpoint() {
-    let dir = temp("pairs");
+    let dir = TempDir::new("bayes-pairs");
     let (a, b) = (dir.join("a"), dir.join("b"));
     std::fs::create_dir_all(&a).unwrap();
     std::fs::create_dir_all(&b).unwrap();
@@ -272,14 +260,13 @@ fn bayes_over_game_pairs_keeps_them_resumes_exactly_and_leaves_a_report_at_every
     let resumed_args = args(&b, &["--games", "120", "--resume"]);
     let resumed = optimise(&resumed_args, &settings, &setup_b, None).unwrap();
     assert_same_run(&resumed, &straight, &a, &b, &["bayes.json", "trajectory.csv"]);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn a_checkpoint_of_an_older_build_resumes_and_its_points_keep_their_win_draw_loss_noise() {
     // Written by `tune bayes` of c91600b (before pairs were kept): 36 games of peak_game.py,
     // the arguments of `args` with --games 36 --seed 1, 3 steps, 9 points.
-    let dir = temp("old");
+    let dir = TempDir::new("bayes-old");
     std::fs::create_dir_all(dir.join("run")).unwrap();
     let old = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/bayes-checkpoint-c91600b.json");
     std::fs::copy(old, dir.join("run/checkpoint.json")).unwrap();
@@ -299,5 +286,4 @@ fn a_checkpoint_of_an_older_build_resumes_and_its_points_keep_their_win_draw_los
     assert!(observations[9..].iter().all(|o| 2 * o.pairs.pairs() == o.games.games()));
     assert_eq!(2 * state.games.pairs.pairs(), 24);
     assert!(dir.join("run/bayes.json").is_file());
-    std::fs::remove_dir_all(&dir).ok();
 }

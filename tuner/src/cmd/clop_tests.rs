@@ -1,7 +1,7 @@
 //! Tests of `cmd/clop.rs`.
 
 use super::*;
-use crate::cmd::args::tuner_args;
+use crate::testutil::{tuner_args, TempDir};
 
 fn args(dir: &std::path::Path, extra: &[&str]) -> ClopArgs {
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/peak_game.py");
@@ -16,7 +16,7 @@ fn args(dir: &std::path::Path, extra: &[&str]) -> ClopArgs {
 #[test]
 #[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
 fn clop_over_a_command_finds_the_peak_and_resumes_exactly() {
-    let dir = std::env::temp_dir().join(format!("whetstone-clop-{}", std::process::id()));
+    let dir = TempDir::new("clop");
     let straight_args = args(&dir.join("a"), &[]);
     let setup = straight_args.common.setup("clop", FitnessKind::Selfplay).unwrap();
     let straight = optimise(&straight_args, &setup, 240, None).unwrap();
@@ -31,14 +31,13 @@ fn clop_over_a_command_finds_the_peak_and_resumes_exactly() {
     assert_eq!(resumed.clop.estimate().mean, straight.clop.estimate().mean);
     let trajectory = |d: &str| std::fs::read_to_string(dir.join(d).join("run/trajectory.csv")).unwrap();
     assert_eq!(trajectory("a"), trajectory("b"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The fake engine's chance of playing well peaks at Knob = 30 (tuner/testdata/knob_engine.py).
 #[test]
 fn clop_over_a_uci_engine_finds_the_peak_of_its_option() {
-    use crate::fitness::engine::tests::{knight_book, knob_engine};
-    let dir = crate::dataset::testutil::TempDir::new("clop-engine");
+    use crate::testutil::{knight_book, knob_engine};
+    let dir = TempDir::new("clop-engine");
     let engine = knob_engine(&dir, "play");
     let space = dir.path("space.txt");
     std::fs::write(&space, "Knob, int, -60, -100, 100, 10, 0.002\n").unwrap();
@@ -70,13 +69,12 @@ fn clop_over_a_uci_engine_finds_the_peak_of_its_option() {
 
 #[test]
 fn the_texel_loss_is_refused_and_problems_are_named() {
-    let dir = std::env::temp_dir().join(format!("whetstone-clop-texel-{}", std::process::id()));
-    let data = crate::fitness::setup::tests::small_dataset();
+    let dir = TempDir::new("clop-texel");
+    let data = crate::testutil::small_dataset();
     let a: ClopArgs =
         tuner_args(&dir, &["--fitness", "texel", "--data", data.to_str().unwrap(), "--only", "tempo"]);
     let err = run(&a).unwrap_err();
     assert!(format!("{err:#}").contains("CLOP fits game outcomes"), "{err:#}");
     let b: ClopArgs = tuner_args(&dir, &["--problem", "nope"]);
     assert!(format!("{:#}", run(&b).unwrap_err()).contains("known: log"));
-    std::fs::remove_dir_all(&dir).ok();
 }

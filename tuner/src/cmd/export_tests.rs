@@ -1,8 +1,8 @@
 //! Tests of `cmd/export.rs`.
 
 use super::*;
-use crate::dataset::testutil::{scratch_root, TempDir};
 use crate::run::verdict::example;
+use crate::testutil::{scratch_root, TempDir};
 use crate::verify::VerdictOutcome;
 
 fn export(root: &Path, params: &Path, force: bool) -> Result<()> {

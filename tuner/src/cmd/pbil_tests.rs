@@ -1,17 +1,17 @@
 //! Tests of `cmd/pbil.rs`.
 
 use super::*;
-use crate::cmd::args::tuner_args;
+use crate::testutil::{tuner_args, TempDir};
 
 fn args(out: &std::path::Path, extra: &[&str]) -> PbilArgs {
-    let data = crate::fitness::setup::tests::small_dataset();
+    let data = crate::testutil::small_dataset();
     let data = data.to_str().expect("a UTF-8 temporary path");
     tuner_args(out, &[&["--data", data], extra].concat())
 }
 
 #[test]
 fn a_resumed_texel_run_equals_an_uninterrupted_one_and_lowers_the_loss() {
-    let dir = std::env::temp_dir().join(format!("whetstone-pbil-{}", std::process::id()));
+    let dir = TempDir::new("pbil");
     let only = ["--only", "material", "tempo", "--population", "8"];
     let straight = args(&dir.join("a"), &[&only[..], &["--generations", "6"]].concat());
     let setup = straight.common.setup("pbil", FitnessKind::Texel).unwrap();
@@ -32,7 +32,6 @@ fn a_resumed_texel_run_equals_an_uninterrupted_one_and_lowers_the_loss() {
     let csv = std::fs::read_to_string(dir.join("a/log.csv")).unwrap();
     assert!(csv.starts_with("generation,best_loss"), "{csv}");
     assert_eq!(std::fs::read_to_string(dir.join("a/trajectory.csv")).unwrap().lines().count(), 8);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

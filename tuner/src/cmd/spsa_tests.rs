@@ -1,7 +1,7 @@
 //! Tests of `cmd/spsa.rs`.
 
 use super::*;
-use crate::cmd::args::tuner_args;
+use crate::testutil::{tuner_args, TempDir};
 
 fn args(out: &std::path::Path, extra: &[&str]) -> SpsaArgs {
     tuner_args(out, extra)
@@ -10,7 +10,7 @@ fn args(out: &std::path::Path, extra: &[&str]) -> SpsaArgs {
 #[test]
 #[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
 fn selfplay_spsa_resumes_exactly_and_openbench_lines_round_trip() {
-    let dir = std::env::temp_dir().join(format!("whetstone-spsa-{}", std::process::id()));
+    let dir = TempDir::new("spsa");
     let common = ["--only", "tempo", "bishop_pair", "--nodes", "200", "--hash", "1", "--batch", "2"];
     let a = args(&dir.join("a"), &common);
     let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
@@ -36,14 +36,13 @@ fn selfplay_spsa_resumes_exactly_and_openbench_lines_round_trip() {
     let tempo = names.iter().position(|n| n == "tempo_mg").unwrap();
     let dim = setup.space.names().iter().position(|n| n == "tempo_mg").unwrap();
     assert_eq!(tuned.values()[tempo] as f64, setup.space.playable(straight.spsa.values())[dim]);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The fake engine's chance of playing well peaks at Knob = 30 (tuner/testdata/knob_engine.py).
 #[test]
 fn spsa_over_a_uci_engine_moves_its_option_toward_the_peak_and_resumes_exactly() {
-    use crate::fitness::engine::tests::{knight_book, knob_engine};
-    let dir = crate::dataset::testutil::TempDir::new("spsa-engine");
+    use crate::testutil::{knight_book, knob_engine};
+    let dir = TempDir::new("spsa-engine");
     let engine = knob_engine(&dir, "play");
     let space = dir.path("space.txt");
     std::fs::write(&space, "Knob, int, -60, -100, 100, 10, 0.1\n").unwrap();
@@ -96,7 +95,7 @@ fn spsa_over_a_uci_engine_moves_its_option_toward_the_peak_and_resumes_exactly()
 
 #[test]
 fn an_openbench_digest_imports_into_search_toml_and_verifies() {
-    let dir = std::env::temp_dir().join(format!("whetstone-spsa-ob-{}", std::process::id()));
+    let dir = TempDir::new("spsa-ob");
     let digest = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/openbench-digest.csv");
     let verify = ["--verify", "--verify-nodes", "300", "--verify-games", "4", "--hash", "1"];
     run(&args(&dir, &[&["--import-openbench", digest][..], &verify].concat())).unwrap();
@@ -109,13 +108,12 @@ fn an_openbench_digest_imports_into_search_toml_and_verifies() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("result.json")).unwrap()).unwrap();
     assert_eq!(result["values"]["rfp_margin"], 74.0);
     assert_eq!(result["verdict"]["games"], 4);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn texel_spsa_lowers_the_loss() {
-    let dir = std::env::temp_dir().join(format!("whetstone-spsa-texel-{}", std::process::id()));
-    let data = crate::fitness::setup::tests::small_dataset();
+    let dir = TempDir::new("spsa-texel");
+    let data = crate::testutil::small_dataset();
     let a = args(
         &dir,
         &[
@@ -133,5 +131,4 @@ fn texel_spsa_lowers_the_loss() {
     let state = optimise(&a, &setup, 200, None).unwrap();
     let t = setup.fitness.exact().expect("the Texel loss");
     assert!(t.loss(state.spsa.values()) < t.loss(&setup.space.starts()));
-    std::fs::remove_dir_all(&dir).ok();
 }

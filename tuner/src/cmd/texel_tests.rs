@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::*;
-use crate::model::traces::tests::data;
+use crate::testutil::{random_trace_data, TempDir};
 
 /// No pull, no prior, every value tuned; `score_weight` of the targets from search scores.
 fn plain(score_weight: f64) -> FitRecipe {
@@ -36,7 +36,7 @@ fn args(out: &Path, epochs: usize, resume: bool) -> TexelArgs {
 
 #[test]
 fn coverage_csv_lists_values_rarest_first_with_how_each_is_tuned() {
-    let dir = std::env::temp_dir().join(format!("whetstone-coverage-{}", std::process::id()));
+    let dir = TempDir::new("coverage");
     let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
     let coverage = [1500.0, 40.04, 2.0, 700.0];
     write_coverage(&dir, &names, &coverage, (&[0], &[3, 1], &[2])).unwrap();
@@ -45,15 +45,14 @@ fn coverage_csv_lists_values_rarest_first_with_how_each_is_tuned() {
         csv.lines().collect::<Vec<_>>(),
         ["name,positions,tuned", "c,2.0,frozen", "b,40.0,prior", "d,700.0,prior", "a,1500.0,evidence"]
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn resumed_run_equals_uninterrupted_run_and_lowers_the_loss() {
-    let d = data();
+    let d = random_trace_data();
     let set = EvalParamSet::baked().into_set();
     let selected = set.select(&[]).unwrap();
-    let dir = std::env::temp_dir().join(format!("whetstone-texel-{}", std::process::id()));
+    let dir = TempDir::new("texel");
     let (a, b) = (dir.join("straight"), dir.join("resumed"));
     std::fs::create_dir_all(&a).unwrap();
     std::fs::create_dir_all(&b).unwrap();
@@ -66,16 +65,15 @@ fn resumed_run_equals_uninterrupted_run_and_lowers_the_loss() {
     assert!(losses[6] < losses[0], "{losses:?}");
     let csv = std::fs::read_to_string(a.join("log.csv")).unwrap();
     assert_eq!(csv.lines().count(), 8);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn mini_batch_run_resumes_exactly_and_lowers_the_loss() {
-    let mut d = data();
+    let mut d = random_trace_data();
     d.train = d.train.shuffled(1);
     let set = EvalParamSet::baked().into_set();
     let selected = set.select(&[]).unwrap();
-    let dir = std::env::temp_dir().join(format!("whetstone-texel-batch-{}", std::process::id()));
+    let dir = TempDir::new("texel-batch");
     let (a, b) = (dir.join("straight"), dir.join("resumed"));
     std::fs::create_dir_all(&a).unwrap();
     std::fs::create_dir_all(&b).unwrap();
@@ -97,16 +95,14 @@ fn mini_batch_run_resumes_exactly_and_lowers_the_loss() {
     // Twenty small steps get further than four full ones at the same learning rate.
     assert!(loss(&straight.weights) < loss(&full_batch.weights));
     assert!(loss(&full_batch.weights) < straight.log[0].train_loss);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn score_weight_trains_on_the_search_scores_and_needs_some() {
-    let mut d = data();
+    let mut d = random_trace_data();
     let set = EvalParamSet::baked().into_set();
     let selected = set.select(&[]).unwrap();
-    let dir = std::env::temp_dir().join(format!("whetstone-texel-scores-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("texel-scores");
     let error =
         optimise(&args(&dir, 0, false), &plain(0.5), &set, &d, &selected).err().expect("no scores: an error");
     assert!(error.to_string().contains("no training position has a search score"), "{error}");
@@ -125,5 +121,4 @@ fn score_weight_trains_on_the_search_scores_and_needs_some() {
     // K is fitted on the results either way, and validation stays against them.
     assert_eq!(on_scores.k, on_results.k);
     assert_eq!(on_scores.log[0].valid_loss, on_results.log[0].valid_loss);
-    std::fs::remove_dir_all(&dir).ok();
 }

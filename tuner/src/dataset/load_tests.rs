@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::dataset::formats::parse_line;
-use crate::dataset::testutil::TempDir;
 use crate::dataset::Outcome;
+use crate::testutil::TempDir;
 
 const EPD: &str = "r7/p5kp/6p1/R1p2pB1/2P1b2P/2P3P1/4PK2/8 w - - c9 \"1-0\";";
 const ETHEREAL: &str = "4k3/1p4p1/p1n1p2r/2BpP1p1/3P2B1/1Q4P1/PP3q1b/K2R4 b - - 0 30 [0.0]";

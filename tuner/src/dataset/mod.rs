@@ -34,9 +34,6 @@ pub mod stream;
 pub mod text_out;
 pub mod tools;
 
-#[cfg(test)]
-pub mod testutil;
-
 use std::fmt;
 use std::path::Path;
 

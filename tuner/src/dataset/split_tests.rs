@@ -1,8 +1,8 @@
 //! Tests of `dataset/split.rs`.
 
 use super::*;
-use crate::dataset::testutil::TempDir;
 use crate::dataset::{load, LoadOptions};
+use crate::testutil::TempDir;
 
 /// Position line `n`: the same rook ending at move number `n`, so every line differs, won
 /// and lost in turn, so every line is a game of its own.

@@ -1,7 +1,7 @@
 //! Tests of `dataset/stats.rs`.
 
 use super::*;
-use crate::dataset::testutil::TempDir;
+use crate::testutil::TempDir;
 
 #[test]
 fn phases_fall_into_five_buckets() {

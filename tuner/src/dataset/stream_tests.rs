@@ -12,8 +12,8 @@ use whetstone::{Color, Position};
 
 use super::*;
 use crate::dataset::files::FileFormat;
-use crate::dataset::testutil::TempDir;
 use crate::dataset::Label;
+use crate::testutil::TempDir;
 
 /// Positions of `games` random games (consecutive positions follow by a move), each game with
 /// one result and every position a score, then a few lone positions without scores.

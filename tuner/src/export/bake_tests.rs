@@ -1,20 +1,7 @@
 //! Tests of `export/bake.rs`.
 
 use super::*;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// A repository root with the shipped engine.toml and params files, nothing else.
-fn scratch_root(name: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("whetstone-export-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(root.join("params")).unwrap();
-    for file in ["engine.toml", "params/eval.toml", "params/search.toml"] {
-        std::fs::copy(repo().join(file), root.join(file)).unwrap();
-    }
-    root
-}
+use crate::testutil::{repo_file, scratch_root, TempDir};
 
 fn args(root: &Path, params: Option<PathBuf>, search_params: Option<PathBuf>) -> Bake {
     Bake {
@@ -29,19 +16,20 @@ fn args(root: &Path, params: Option<PathBuf>, search_params: Option<PathBuf>) ->
 
 #[test]
 fn without_files_both_committed_modules_are_regenerated() {
-    let root = scratch_root("both");
+    let dir = TempDir::new("export-both");
+    let root = scratch_root(&dir);
     bake(&args(&root, None, None)).unwrap();
     for module in ["src/eval/baked.rs", "src/search/baked.rs"] {
         let written = std::fs::read_to_string(root.join(module)).unwrap();
-        assert!(written == std::fs::read_to_string(repo().join(module)).unwrap(), "{module} differs");
+        assert!(written == std::fs::read_to_string(repo_file(module)).unwrap(), "{module} differs");
     }
     assert!(root.join("reports/export/search.toml").exists());
-    std::fs::remove_dir_all(&root).ok();
 }
 
 #[test]
 fn search_constants_are_baked_into_the_search_module_and_recorded() {
-    let root = scratch_root("search");
+    let dir = TempDir::new("export-search");
+    let root = scratch_root(&dir);
     let mut set = ParamSet::load(&root.join("params/search.toml")).unwrap();
     let nmp = set.terms.iter_mut().find(|t| t.name == "nmp.base").unwrap();
     (nmp.mg[0], nmp.eg[0]) = (4, 4);
@@ -60,5 +48,4 @@ fn search_constants_are_baked_into_the_search_module_and_recorded() {
         format!("{e:#}").contains("eval.toml: term 'aspiration.window' is missing (the search needs it)"),
         "{e:#}"
     );
-    std::fs::remove_dir_all(&root).ok();
 }

@@ -1,10 +1,11 @@
 //! Tests of `export/mod.rs`.
 
 use super::*;
+use crate::testutil::TempDir;
 
 #[test]
 fn result_json_names_the_values_and_says_whether_anything_changed() {
-    let dir = std::env::temp_dir().join(format!("whetstone-export-end-{}", std::process::id()));
+    let dir = TempDir::new("export-end");
     let run = RunDir::create(&dir).unwrap();
     let start = EvalParamSet::baked();
     let mut found = Found {
@@ -31,5 +32,4 @@ fn result_json_names_the_values_and_says_whether_anything_changed() {
     values[0] += 1;
     found.eval = Some(start.with_values(&values));
     assert!(found.changed());
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -1,10 +1,11 @@
 //! Tests of `fitness/command.rs`.
 
 use super::*;
+use crate::testutil::TempDir;
 
-fn script(body: &str) -> (std::path::PathBuf, String) {
-    let dir = std::env::temp_dir().join(format!("whetstone-cmd-{}-{}", std::process::id(), body.len()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// `body` as a shell script in a fresh folder, and the command that runs it.
+fn script(body: &str) -> (TempDir, String) {
+    let dir = TempDir::new("cmd");
     let path = dir.join("game.sh");
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
     (dir, format!("sh '{}' extra", path.display()))

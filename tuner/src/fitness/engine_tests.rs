@@ -5,30 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::dataset::testutil::TempDir;
-use crate::fitness::setup::tests::test_tune_settings;
 use crate::fitness::setup::{FitnessKind, TuneSettings};
 use crate::play::engines::engine_process::Protocol;
 use crate::play::limit::LimitChoice;
-
-fn testdata(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(name)
-}
-
-/// An executable that runs the fake engine in `mode` (the engine binary a user would give).
-pub fn knob_engine(dir: &TempDir, mode: &str) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.path(&format!("knob-{mode}"));
-    let script = testdata("knob_engine.py");
-    std::fs::write(&path, format!("#!/bin/sh\nexec python3 '{}' {mode} \"$@\"\n", script.display())).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
-}
-
-/// The book the fake engine can play from.
-pub fn knight_book() -> PathBuf {
-    testdata("knight_book.epd")
-}
+use crate::testutil::{knight_book, knob_engine, test_tune_settings, TempDir};
 
 /// `--fitness engine` settings over `space` (OpenBench lines) with the knight book at 10 nodes,
 /// on two threads, then `change`d.

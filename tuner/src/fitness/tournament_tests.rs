@@ -1,7 +1,7 @@
 //! Tests of `fitness/tournament.rs`.
 
 use super::*;
-use crate::fitness::games::tests::{judge, pair_judge, Judge};
+use crate::testutil::{judge, pair_judge, Judge};
 
 #[test]
 fn every_candidate_plays_its_rounds_and_each_game_counts_for_both_sides() {

@@ -17,4 +17,4 @@ pub use objective::{Layout, Model};
 pub use traces::{blended_targets, load_traces, sample_games, split, Data};
 
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;

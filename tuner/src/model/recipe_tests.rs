@@ -1,7 +1,7 @@
 //! Tests of `model/recipe.rs`.
 
 use super::*;
-use crate::dataset::testutil::TempDir;
+use crate::testutil::TempDir;
 
 fn params_with(dir: &TempDir, recipe: Option<Recipe>) -> PathBuf {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");

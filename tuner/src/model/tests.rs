@@ -3,48 +3,11 @@
 
 use whetstone::eval::EvalParamSet;
 use whetstone::eval::{evaluate, trace, Weights};
-use whetstone::movegen::legal_moves;
 use whetstone::{Color, Position};
 
 use super::store::{Compact, TraceStore};
 use super::{Layout, Model};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-/// Positions from seeded random games (captures happen, so material varies).
-pub fn random_positions(count: usize, seed: u64) -> Vec<Position> {
-    random_positions_of_length(count, seed, 10, 80)
-}
-
-/// The same, each game `min + (0..spread)` plies long: longer games reach end games.
-pub fn random_positions_of_length(count: usize, seed: u64, min: u64, spread: u64) -> Vec<Position> {
-    let mut rng = Rng(seed | 1);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let mut pos = Position::startpos();
-        for _ in 0..(min + rng.next() % spread) {
-            let moves = legal_moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            pos.make_move(moves.as_slice()[(rng.next() % moves.len() as u64) as usize]);
-        }
-        out.push(Position::from_fen(&pos.to_fen()).unwrap());
-    }
-    out
-}
+use crate::testutil::{random_positions, random_positions_of_length, Rng};
 
 /// Game results (loss, draw, win) drawn at random.
 fn random_results(count: usize, rng: &mut Rng) -> Vec<f32> {

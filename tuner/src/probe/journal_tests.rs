@@ -1,11 +1,11 @@
 //! Tests of `probe/journal.rs`.
 
 use super::*;
+use crate::testutil::TempDir;
 
 #[test]
 fn a_journal_resumes_drops_a_torn_line_and_refuses_another_run() {
-    let dir = std::env::temp_dir().join(format!("whetstone-probe-journal-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("probe-journal");
     let path = dir.join("probe.jsonl");
     let _ = std::fs::remove_file(&path);
     let id = serde_json::json!({"engine": "toy", "options": ["a"]});
@@ -28,5 +28,4 @@ fn a_journal_resumes_drops_a_torn_line_and_refuses_another_run() {
     let other = serde_json::json!({"engine": "other"});
     let error = Journal::open::<f64>(&path, &other).err().unwrap().to_string();
     assert!(error.contains("belongs to another run"), "{error}");
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -1,6 +1,7 @@
 //! Tests of `report/bayes.rs`.
 
 use super::*;
+use crate::testutil::TempDir;
 
 fn sample() -> BayesPlots {
     let grid: Vec<f64> = (0..5).map(|k| k as f64 * 25.0).collect();
@@ -40,8 +41,7 @@ fn sample() -> BayesPlots {
 
 #[test]
 fn a_bayes_run_folder_gets_its_matrix_dependence_and_optimum_pictures() {
-    let dir = std::env::temp_dir().join(format!("whetstone-bayes-plots-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("bayes-plots");
     assert!(plots(&dir, &dir).unwrap().is_empty(), "no bayes.json, no pictures");
     std::fs::write(dir.join("bayes.json"), serde_json::to_string(&sample()).unwrap()).unwrap();
     let files: Vec<String> = plots(&dir, &dir).unwrap().into_iter().map(|i| i.file).collect();
@@ -61,7 +61,6 @@ fn a_bayes_run_folder_gets_its_matrix_dependence_and_optimum_pictures() {
     }
     std::fs::write(dir.join("bayes.json"), "{").unwrap();
     assert!(format!("{:#}", plots(&dir, &dir).unwrap_err()).contains("bayes.json"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

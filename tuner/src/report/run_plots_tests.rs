@@ -1,13 +1,7 @@
 //! Tests of `report/run_plots.rs`.
 
 use super::*;
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("whetstone-images-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::testutil::TempDir;
 
 /// Checks the PNG signature and returns the width and height from the IHDR chunk.
 fn png_size(path: &Path) -> (u32, u32) {
@@ -20,7 +14,7 @@ fn png_size(path: &Path) -> (u32, u32) {
 
 #[test]
 fn log_plots_with_gaps_and_without_trajectory() {
-    let run = temp_dir("log");
+    let run = TempDir::new("images-log");
     let out = run.join("out");
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(
@@ -48,12 +42,11 @@ fn log_plots_with_gaps_and_without_trajectory() {
     std::fs::write(run.join("trajectory.csv"), trajectory).unwrap();
     let files: Vec<String> = log_plots(&run, &out).unwrap().into_iter().map(|i| i.file).collect();
     assert_eq!(files, ["log-k.png", "trajectory-1.png", "trajectory-2.png", "trajectory-3.png"]);
-    std::fs::remove_dir_all(&run).unwrap();
 }
 
 #[test]
 fn runs_without_games_get_no_games_chart() {
-    let run = temp_dir("nogames");
+    let run = TempDir::new("images-nogames");
     let out = run.join("out");
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(
@@ -68,7 +61,6 @@ fn runs_without_games_get_no_games_chart() {
     assert!(!worth_a_chart(&[0.0, 0.0, f64::NAN]));
     assert!(!worth_a_chart(&[f64::NAN]));
     assert!(worth_a_chart(&[0.0, 2.0]));
-    std::fs::remove_dir_all(&run).unwrap();
 }
 
 #[test]
@@ -84,7 +76,7 @@ fn log_axes_say_what_and_in_which_unit() {
 
 #[test]
 fn many_parameters_plot_the_top_movers() {
-    let dir = temp_dir("many");
+    let dir = TempDir::new("images-many");
     let names: Vec<String> = (0..100).map(|i| format!("x{i}")).collect();
     let mut text = format!("epoch,{}\n", names.join(","));
     for step in 0..5 {
@@ -96,5 +88,4 @@ fn many_parameters_plot_the_top_movers() {
     let images = trajectory_plots(&table, &dir).unwrap();
     assert_eq!(images.len(), TOP_TRAJECTORIES / LINES_PER_CHART);
     assert!(images[0].title.contains("24 of 100"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,18 +1,10 @@
 //! Tests of `report/run_sections.rs`.
 
-use std::path::PathBuf;
-
 use super::*;
 use crate::report::page::{render, write_index, Page};
 use crate::report::param_sections::param_sections;
 use crate::report::{run_plots, term_pictures, Frozen};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("whetstone-html-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::testutil::TempDir;
 
 fn sample_run(dir: &Path, with_trajectory: bool) {
     std::fs::write(
@@ -43,7 +35,7 @@ fn sample_run(dir: &Path, with_trajectory: bool) {
 
 #[test]
 fn run_sections_reads_a_run_folder() {
-    let dir = temp_dir("run");
+    let dir = TempDir::new("html-run");
     sample_run(&dir, false);
     let images = vec![Image { file: "log-loss.png".into(), title: "loss".into(), group: "run".into() }];
     let sections = run_sections(&dir, &images).unwrap();
@@ -62,12 +54,11 @@ fn run_sections_reads_a_run_folder() {
     assert!(!html.contains("<td>5</td><td>"));
     assert!(html.contains("src=\"log-loss.png\""));
     assert!(run_sections(&dir.join("missing"), &images).is_err());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_verdict_is_the_first_thing_a_run_section_shows_in_words_and_the_options_fold_away() {
-    let dir = temp_dir("verdict");
+    let dir = TempDir::new("html-verdict");
     sample_run(&dir, false);
     std::fs::write(
             dir.join("run.json"),
@@ -90,12 +81,11 @@ fn a_verdict_is_the_first_thing_a_run_section_shows_in_words_and_the_options_fol
     let open = &html[..html.find("<details>").expect("the options folded away")];
     assert!(open.contains("<th>l2</th><td>0.01</td>") && !open.contains("<th>seed</th>"), "{open}");
     assert!(html.contains("<summary>every option of the run (3, defaults included)</summary>"), "{html}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn page_has_every_image_and_no_external_reference() {
-    let out = temp_dir("page");
+    let out = TempDir::new("html-page");
     let run = out.join("run");
     std::fs::create_dir_all(&run).unwrap();
     sample_run(&run, true);
@@ -129,7 +119,6 @@ fn page_has_every_image_and_no_external_reference() {
     }
     let boards = term_pictures::piece_square_terms(&params).count();
     assert_eq!(html.matches("<table class=\"board\">").count(), 2 * boards);
-    std::fs::remove_dir_all(&out).unwrap();
 }
 
 /// The body of the first `<table class="kv">` captioned `caption`.
@@ -143,7 +132,7 @@ fn kv_table<'a>(html: &'a str, caption: &str) -> &'a str {
 
 #[test]
 fn run_json_is_key_value_rows_that_wrap() {
-    let dir = temp_dir("kv");
+    let dir = TempDir::new("html-kv");
     std::fs::write(
             dir.join("run.json"),
             r#"{"started":"2025-01-02T03:04:05Z","options":{"params":"params/eval.toml","data":["a.epd","b.epd"],"threads":null,"play":{"nodes":5000}},"command":"tune texel --epochs 5 --data a.epd b.epd","tool":"texel","finished":"2025-01-02T04:00:00Z","results":{"loss":0.1,"epochs":5}}"#,
@@ -178,12 +167,11 @@ fn run_json_is_key_value_rows_that_wrap() {
     assert!(table.contains("<tr><th>results</th><td><table class=\"kv\">"));
     // Key/value tables are not in a sideways-scrolling box (their cells wrap: see page.rs).
     assert!(!html.contains("<div class=\"scroll\"><table class=\"kv\">"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn options_an_old_run_json_stored_as_text_are_shown_as_that_text() {
-    let dir = temp_dir("text");
+    let dir = TempDir::new("html-text");
     let options = r#"PbilArgs { common: TuneArgs { params: \"params/eval.toml\", only: [] }, window: 16 }"#;
     std::fs::write(dir.join("run.json"), format!(r#"{{"tool":"pbil","options":"{options}"}}"#)).unwrap();
     std::fs::write(dir.join("result.json"), r#"{"games":0,"values":{"a":1,"b":2},"frozen":["x","y","z"]}"#)
@@ -199,7 +187,6 @@ fn options_an_old_run_json_stored_as_text_are_shown_as_that_text() {
     assert!(result.contains("<tr><th>games</th><td>0</td></tr>"));
     assert!(result.contains("2 tuned values"));
     assert!(result.contains("3 values (see Frozen values)"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

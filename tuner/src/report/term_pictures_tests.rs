@@ -1,13 +1,7 @@
 //! Tests of `report/term_pictures.rs`.
 
 use super::*;
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("whetstone-images-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::testutil::TempDir;
 
 /// Checks the PNG signature and returns the width and height from the IHDR chunk.
 fn png_size(path: &Path) -> (u32, u32) {
@@ -20,7 +14,7 @@ fn png_size(path: &Path) -> (u32, u32) {
 
 #[test]
 fn heat_map_per_table_and_diffs() {
-    let dir = temp_dir("heat");
+    let dir = TempDir::new("images-heat");
     let params = whetstone::eval::EvalParamSet::baked().into_set();
     let pieces = piece_square_terms(&params).count();
     assert_eq!(pieces, 6);
@@ -37,12 +31,11 @@ fn heat_map_per_table_and_diffs() {
     let images = heat_maps(&params, Some(&baseline), &Frozen::default(), &dir).unwrap();
     assert_eq!(images.len(), 2 * pieces);
     png_size(&dir.join("pst-knight-diff.png"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn curves_for_lists_the_king_curve_and_bars() {
-    let dir = temp_dir("curves");
+    let dir = TempDir::new("images-curves");
     let params = whetstone::eval::EvalParamSet::baked().into_set();
     let mut baseline = params.clone();
     baseline.terms.iter_mut().for_each(|t| t.mg.iter_mut().for_each(|v| *v += 4));
@@ -67,7 +60,6 @@ fn curves_for_lists_the_king_curve_and_bars() {
         assert!(w >= 600 && h >= 300, "{}: {w}x{h}", img.file);
         assert_eq!(img.group, "curves");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -143,7 +135,7 @@ fn cell_looks() {
 
 #[test]
 fn heat_maps_with_frozen_squares() {
-    let dir = temp_dir("heat-frozen");
+    let dir = TempDir::new("images-heat-frozen");
     let params = whetstone::eval::EvalParamSet::baked().into_set();
     let frozen = Frozen::from_names(["pst.pawn[e4].mg"]);
     let images = heat_maps(&params, None, &frozen, &dir).unwrap();
@@ -152,7 +144,6 @@ fn heat_maps_with_frozen_squares() {
     let (_, knight_h) = png_size(&dir.join("pst-knight.png"));
     assert_eq!(pawn_h, knight_h + NOTE as u32);
     assert_eq!(images.len(), 6);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `cargo test --release -- --ignored --nocapture timing`: the time of every picture of the
@@ -160,7 +151,7 @@ fn heat_maps_with_frozen_squares() {
 #[test]
 #[ignore]
 fn timing() {
-    let dir = temp_dir("timing");
+    let dir = TempDir::new("images-timing");
     let params = whetstone::eval::EvalParamSet::baked().into_set();
     let start = std::time::Instant::now();
     let n = heat_maps(&params, None, &Frozen::default(), &dir).unwrap().len()
@@ -170,5 +161,4 @@ fn timing() {
     let n = heat_maps(&params, Some(&params), &Frozen::default(), &dir).unwrap().len()
         + curves(&params, Some(&params), &Frozen::default(), &dir).unwrap().len();
     println!("{n} images with a baseline in {:?}", start.elapsed());
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,13 +1,7 @@
 //! Tests of `report/mod.rs`.
 
 use super::*;
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("whetstone-report-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::testutil::TempDir;
 
 #[test]
 fn the_params_option_of_a_run_json() {
@@ -45,7 +39,7 @@ fn frozen_names_in_either_spelling() {
 
 #[test]
 fn frozen_values_are_read_from_result_json_or_run_json() {
-    let dir = temp_dir("frozen");
+    let dir = TempDir::new("report-frozen");
     assert!(Frozen::read(&dir).is_empty());
     std::fs::write(dir.join("run.json"), r#"{"results": {"frozen": ["tempo.mg"]}}"#).unwrap();
     assert!(Frozen::read(&dir).contains("tempo.mg"));
@@ -54,7 +48,6 @@ fn frozen_values_are_read_from_result_json_or_run_json() {
     let frozen = Frozen::read(&dir);
     assert_eq!(frozen.len(), 2);
     assert!(frozen.contains("pst.pawn[a2].mg") && !frozen.contains("tempo.mg"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -106,7 +99,7 @@ fn largest_changes_by_share_of_the_range() {
 
 #[test]
 fn the_header_names_the_file_shown_and_the_baseline() {
-    let run = temp_dir("labels");
+    let run = TempDir::new("report-labels");
     let out = run.join("report");
     std::fs::write(
         run.join("run.json"),
@@ -140,12 +133,11 @@ fn the_header_names_the_file_shown_and_the_baseline() {
     assert!(html.contains("<tr><th>shown</th><td>mine.toml</td></tr>"));
     assert!(html.contains("<tr><th>baseline</th><td>none</td></tr>"));
     assert!(!html.contains("<h2>Largest changes</h2>"));
-    std::fs::remove_dir_all(&run).unwrap();
 }
 
 #[test]
 fn an_old_run_json_with_options_as_a_debug_string_still_gives_a_report() {
-    let run = temp_dir("debug-options");
+    let run = TempDir::new("report-debug-options");
     let options = r#"PbilArgs { common: TuneArgs { params: \"params/eval.toml\" }, window: 16 }"#;
     std::fs::write(run.join("run.json"), format!(r#"{{"tool":"pbil","options":"{options}"}}"#)).unwrap();
     assert_eq!(Labels::from_run(&run).baseline, None, "the text names no file");
@@ -154,5 +146,4 @@ fn an_old_run_json_with_options_as_a_debug_string_still_gives_a_report() {
     let html = std::fs::read_to_string(&index).unwrap();
     assert!(html.contains("<tr><th>baseline</th><td>a baseline (no file named)</td></tr>"));
     assert!(html.contains("<tr><th>options</th><td>PbilArgs { common: TuneArgs { params: &quot;"));
-    std::fs::remove_dir_all(&run).unwrap();
 }

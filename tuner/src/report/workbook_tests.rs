@@ -3,7 +3,7 @@
 use calamine::{open_workbook, Data, Reader, Xlsx};
 
 use super::*;
-use crate::dataset::testutil::TempDir;
+use crate::testutil::TempDir;
 
 fn repo(path: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)

@@ -1,10 +1,11 @@
 //! Tests of `run/mod.rs`.
 
 use super::*;
+use crate::testutil::TempDir;
 
 #[test]
 fn files_are_written_whole_and_checkpoints_read_back() {
-    let dir = std::env::temp_dir().join(format!("whetstone-run-{}", std::process::id()));
+    let dir = TempDir::new("run");
     let run = RunDir::create(&dir.join("a/b")).unwrap();
     run.save_checkpoint(&vec![1.5, 2.0]).unwrap();
     let back: Vec<f64> = run.load_checkpoint().unwrap();
@@ -32,5 +33,4 @@ fn files_are_written_whole_and_checkpoints_read_back() {
     assert_eq!(meta["started"], started);
     assert_eq!(meta["results"]["loss"], 0.1);
     assert!(meta["finished"].is_string());
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -4,9 +4,8 @@ use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
 use super::*;
-use crate::dataset::testutil::TempDir;
 use crate::play::limit::{LimitChoice, MoveLimit};
-use crate::play::runs::settings::test_settings;
+use crate::testutil::{test_settings, TempDir};
 
 /// `tune match`'s defaults on `concurrency` threads, quiet (the verification's own limit
 /// is its plan's).

@@ -8,5 +8,5 @@ use super::*;
 fn the_defaults_are_the_settings_the_library_tests_play_with() {
     let mut settings = PlayArgs::defaults().settings();
     (settings.concurrency, settings.quiet) = (1, true);
-    assert_eq!(settings, crate::play::runs::settings::test_settings(LimitChoice::default()));
+    assert_eq!(settings, crate::testutil::test_settings(LimitChoice::default()));
 }

@@ -1,7 +1,7 @@
 //! Tests of `cmd/args/mod.rs`.
 
 use super::*;
-use crate::fitness::setup::tests::test_tune_settings;
+use crate::testutil::{test_tune_settings, tuner_args};
 
 /// The library's tests build their settings by hand: they must be what the command line
 /// gives when nothing else is set.

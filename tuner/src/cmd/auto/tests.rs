@@ -4,17 +4,15 @@ use std::path::Path;
 
 use super::record::read_json;
 use super::*;
-use crate::dataset::testutil::scratch_root;
-use crate::fitness::setup::tests::small_dataset;
+use crate::testutil::{scratch_root, small_dataset, TempDir};
 
 fn repo(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path).display().to_string()
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("whetstone-auto-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    dir
+/// A fresh run folder's path, not made yet: the run makes it (and bad input must not).
+fn temp(name: &str) -> TempDir {
+    TempDir::reserve(&format!("auto-{name}"))
 }
 
 /// Toy sizes: every stage takes a second or two. An option in `extra` replaces its default here.
@@ -98,7 +96,6 @@ fn two_cycles_run_every_stage_verify_each_tuning_stage_and_report_them() {
     }
     let html = std::fs::read_to_string(out.join("report/index.html")).unwrap();
     assert!(html.contains("stages of tune auto"), "the report lists the stages");
-    std::fs::remove_dir_all(&out).ok();
 }
 
 /// A run killed inside a stage (here: the Texel stage after 3 of its 6 epochs, checkpointed,
@@ -152,8 +149,6 @@ fn a_run_resumed_mid_stage_ends_as_the_uninterrupted_one() {
         )
     };
     assert_eq!(tuned(&a), tuned(&b));
-    std::fs::remove_dir_all(&a).ok();
-    std::fs::remove_dir_all(&b).ok();
 }
 
 /// From a crippled start (every material value 1) the Texel stage wins material back: it passes,
@@ -241,7 +236,6 @@ fn a_passed_stage_is_kept_and_baked_and_a_run_with_none_bakes_nothing() {
     run(&none).unwrap();
     assert_eq!(result_of_stage(&out.join("none"), 0)["kept"], false);
     assert!(!untouched.join("src/eval/baked.rs").exists(), "no passed stage, nothing baked");
-    std::fs::remove_dir_all(&out).ok();
 }
 
 fn result_of_stage(out: &Path, i: usize) -> serde_json::Value {
@@ -275,12 +269,10 @@ fn bad_input_is_refused_before_any_work_with_what_is_wrong() {
     let no_run = error(&["--resume"]);
     assert!(no_run.contains("no auto.json"), "{no_run}");
     // A params file that does not match the build names what is wrong.
-    let dir = temp("params");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("auto-params");
     let broken = dir.join("broken.toml");
     let text = std::fs::read_to_string(repo("params/eval.toml")).unwrap();
     std::fs::write(&broken, text.replacen("name = \"tempo\"", "name = \"tempo_renamed\"", 1)).unwrap();
     let mismatch = error(&["--params", broken.to_str().unwrap()]);
     assert!(mismatch.contains("tempo"), "{mismatch}");
-    std::fs::remove_dir_all(&dir).ok();
 }

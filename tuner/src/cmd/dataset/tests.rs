@@ -4,8 +4,8 @@ use clap::{CommandFactory, Parser};
 
 use super::*;
 use crate::dataset::files::FileFormat;
-use crate::dataset::testutil::TempDir;
 use crate::dataset::{load, parse_line, LoadOptions};
+use crate::testutil::TempDir;
 use std::path::Path;
 
 /// Ten lines of the bundled TCEC sample, as the EPD writer would write them.

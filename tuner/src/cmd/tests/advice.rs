@@ -6,8 +6,7 @@ use std::path::Path;
 
 use clap::Parser;
 
-use crate::dataset::testutil::TempDir;
-use crate::fitness::setup::tests::small_dataset;
+use crate::testutil::{small_dataset, TempDir};
 
 #[derive(Parser)]
 struct Cli {

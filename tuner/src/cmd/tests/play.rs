@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Parser;
 
-use crate::dataset::testutil::TempDir;
+use crate::testutil::{testdata, TempDir};
 
 use crate::cmd::datagen::{self, DatagenArgs};
 use crate::cmd::gauntlet::{self, GauntletArgs};
@@ -32,10 +32,6 @@ struct DatagenCli {
 
 fn repo(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path).display().to_string()
-}
-
-fn testdata(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(name)
 }
 
 /// Parses a command line of `head` followed by the options every test run shares: 300 nodes per

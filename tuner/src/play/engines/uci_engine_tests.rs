@@ -1,14 +1,9 @@
 use super::*;
 use crate::play::engines::engine_process::Protocol;
+use crate::testutil::{testdata, TempDir};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// Test files; the one place that says where they are.
-fn testdata(name: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata")).join(name)
-}
 
 const T: Duration = Duration::from_secs(3);
 
@@ -37,23 +32,16 @@ fn moves(text: &str) -> Vec<String> {
     text.split_whitespace().map(str::to_string).collect()
 }
 
-/// A log file the fake engine appends the lines it receives to; removed on drop.
-struct Log(PathBuf);
+/// A log file the fake engine appends the lines it receives to, in a folder removed on drop.
+struct Log(PathBuf, #[allow(dead_code, reason = "held to remove the folder on drop")] TempDir);
 
 impl Log {
     fn new() -> Log {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNT.fetch_add(1, Ordering::SeqCst);
-        Log(std::env::temp_dir().join(format!("uci-engine-test-{}-{n}.log", std::process::id())))
+        let dir = TempDir::new("uci-engine-test");
+        Log(dir.path("engine.log"), dir)
     }
     fn lines(&self) -> Vec<String> {
         std::fs::read_to_string(&self.0).unwrap_or_default().lines().map(str::to_string).collect()
-    }
-}
-
-impl Drop for Log {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
     }
 }
 

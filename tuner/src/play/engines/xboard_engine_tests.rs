@@ -1,13 +1,8 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::dataset::testutil::TempDir;
 use crate::play::engines::engine_process::Protocol;
-
-/// Test files; the one place that says where they are.
-fn testdata(name: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata")).join(name)
-}
+use crate::testutil::{testdata, TempDir};
 
 const T: Duration = Duration::from_secs(3);
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -4,10 +4,10 @@ use std::sync::atomic::AtomicBool;
 use whetstone::{Color, Move};
 
 use super::*;
-use crate::dataset::testutil::TempDir;
 use crate::play::engines::engine_process::Protocol;
 use crate::play::engines::player::Score;
 use crate::play::games::game::{play_game, Adjudication, GameRecord, GameSettings, Termination};
+use crate::testutil::TempDir;
 
 const T: Duration = Duration::from_secs(3);
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -1,7 +1,7 @@
 //! Tests of `play/games/book.rs`.
 
 use super::*;
-use crate::dataset::testutil::TempDir;
+use crate::testutil::TempDir;
 
 fn write(dir: &TempDir, name: &str, text: &str) -> std::path::PathBuf {
     let path = dir.path(name);

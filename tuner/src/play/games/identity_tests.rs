@@ -1,7 +1,7 @@
 //! Tests of `play/games/identity.rs`.
 
 use super::*;
-use crate::dataset::testutil::TempDir;
+use crate::testutil::TempDir;
 
 #[derive(Serialize)]
 struct Inner {

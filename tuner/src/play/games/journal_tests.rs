@@ -1,9 +1,9 @@
 //! Tests of `play/games/journal.rs`.
 
 use super::*;
-use crate::dataset::testutil::TempDir;
 use crate::play::games::game::Termination;
 use crate::play::games::stats::GameScore;
+use crate::testutil::TempDir;
 
 fn identity(nodes: &str) -> RunIdentity {
     RunIdentity([("--nodes".to_string(), nodes.to_string())].into_iter().collect())

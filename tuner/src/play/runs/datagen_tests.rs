@@ -1,10 +1,9 @@
 use std::path::Path;
 
 use super::*;
-use crate::dataset::testutil::TempDir;
 use crate::play::engines::inprocess::EngineSetup;
 use crate::play::limit::LimitChoice;
-use crate::play::runs::settings::test_settings;
+use crate::testutil::{test_settings, TempDir};
 
 /// `pairs` pairs of the baked values against themselves at 300 nodes per move, with the shared
 /// options' defaults otherwise (book, adjudication, seed 1), on one thread.
@@ -152,9 +151,9 @@ mod external {
     use std::path::{Path, PathBuf};
 
     use super::super::*;
-    use crate::dataset::testutil::TempDir;
     use crate::play::limit::LimitChoice;
-    use crate::play::runs::settings::{test_settings, uci_engine_spec};
+    use crate::play::runs::settings::uci_engine_spec;
+    use crate::testutil::{test_settings, TempDir};
 
     /// The fake engine that plays legal chess (executable; a mode and its argument may follow).
     pub fn legal_engine() -> PathBuf {

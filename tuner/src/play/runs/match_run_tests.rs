@@ -5,13 +5,12 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::*;
-use crate::dataset::testutil::TempDir;
 use crate::play::engines::inprocess::EngineSetup;
 use crate::play::games::journal::JOURNAL_FILE;
 use crate::play::games::output::GAMES_FILE;
 use crate::play::games::stats::EloModel;
 use crate::play::limit::LimitChoice;
-use crate::play::runs::settings::test_settings;
+use crate::testutil::{test_settings, TempDir};
 
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)

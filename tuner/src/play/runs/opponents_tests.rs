@@ -1,7 +1,7 @@
 //! Tests of `play/runs/opponents.rs`.
 
 use super::*;
-use crate::dataset::testutil::TempDir;
+use crate::testutil::TempDir;
 
 fn load(text: &str) -> Result<Vec<Opponent>> {
     let dir = TempDir::new("opponents");

@@ -1,6 +1,6 @@
 use super::*;
-use crate::dataset::testutil::TempDir;
 use crate::play::engines::engine_process::Protocol;
+use crate::testutil::TempDir;
 use std::path::PathBuf;
 
 fn scorer(args: &[&str]) -> RescoreOptions {

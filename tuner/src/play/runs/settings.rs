@@ -160,28 +160,3 @@ pub fn distinct_names(contestants: &mut [Contestant]) {
         }
     }
 }
-
-/// `tune match`'s defaults at `limit`, one thread, quiet: what the library's tests play with
-/// (`cmd/`'s tests check that the command line's defaults are these).
-#[cfg(test)]
-pub fn test_settings(limit: LimitChoice) -> MatchSettings {
-    use crate::play::games::game::{DrawRule, ResignRule};
-    MatchSettings {
-        limit,
-        adjudication: Adjudication {
-            resign: Some(ResignRule { moves: 3, score: 600, two_sided: true }),
-            draw: Some(DrawRule { after_move: 40, moves: 8, score: 10 }),
-            known_endgames: true,
-            max_moves: None,
-        },
-        time_margin: Duration::ZERO,
-        book: None,
-        book_plies: None,
-        book_order: BookOrder::Random,
-        book_start: 1,
-        seed: 1,
-        concurrency: 1,
-        hash_mb: None,
-        quiet: true,
-    }
-}

@@ -13,8 +13,8 @@ use super::settings::{Freshness, Perspective, ProbeSettings, TraceSettings};
 use super::space::Linearity;
 use super::trace_run::{trace, TRACE_JOURNAL};
 use crate::dataset::Label;
-use crate::model::tests::random_positions;
 use crate::play::engines::engine_process::{EngineSpec, Protocol};
+use crate::testutil::{random_positions, TempDir};
 
 pub fn toy(flags: &[&str]) -> EngineSpec {
     let script = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/toy_engine.py"));
@@ -39,28 +39,6 @@ pub fn positions(count: usize, seed: u64) -> Vec<(String, Label)> {
         .collect()
 }
 
-/// A fresh run folder per test.
-pub struct Dir(pub PathBuf);
-
-impl Dir {
-    pub fn new(name: &str) -> Dir {
-        let dir = std::env::temp_dir().join(format!("whetstone-probe-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-
-    pub fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn settings(flags: &[&str], options: &[&str]) -> ProbeSettings {
     let mut s = ProbeSettings::new(toy(flags), options.iter().map(|o| o.to_string()).collect());
     s.workers.workers = 2;
@@ -83,10 +61,10 @@ fn toy_traces(n: usize, dir: &Path) -> super::trace_run::Traced {
 
 #[test]
 fn probed_coefficients_are_the_traced_counts_times_the_phase() {
-    let dir = Dir::new("coefficients");
+    let dir = TempDir::new("probe-coefficients");
     let options = ["material_1_mg", "material_1_eg", "advance_3", "spare", "danger_attack"];
-    let probed = probe_toy(&[], &options, &dir.0, 60).unwrap();
-    let traced = toy_traces(60, &dir.0);
+    let probed = probe_toy(&[], &options, &dir, 60).unwrap();
+    let traced = toy_traces(60, &dir);
     assert_eq!(probed.rows.len(), 60);
     assert_eq!(traced.store.len(), 60);
     let d = &traced.declaration;
@@ -129,16 +107,16 @@ fn probed_coefficients_are_the_traced_counts_times_the_phase() {
 
 #[test]
 fn an_option_the_engine_lacks_is_named_with_the_engine_list() {
-    let dir = Dir::new("unknown");
-    let error = format!("{:#}", probe_toy(&[], &["material_1_mg", "queen_bonus"], &dir.0, 10).unwrap_err());
+    let dir = TempDir::new("probe-unknown");
+    let error = format!("{:#}", probe_toy(&[], &["material_1_mg", "queen_bonus"], &dir, 10).unwrap_err());
     assert!(error.contains("option 'queen_bonus' is not declared by the engine"), "{error}");
     assert!(error.contains("material_0_mg, material_0_eg"), "{error}");
 }
 
 #[test]
 fn an_eval_without_a_number_says_what_it_printed() {
-    let dir = Dir::new("no-number");
-    let error = format!("{:#}", probe_toy(&["--no-number"], &["material_1_mg"], &dir.0, 10).unwrap_err());
+    let dir = TempDir::new("probe-no-number");
+    let error = format!("{:#}", probe_toy(&["--no-number"], &["material_1_mg"], &dir, 10).unwrap_err());
     assert!(error.contains("engine 'toy', position"), "{error}");
     assert!(error.contains("printed no number matching"), "{error}");
     assert!(error.contains("it printed: 'Final evaluation: unknown'"), "{error}");
@@ -154,7 +132,7 @@ fn an_eval_without_a_number_says_what_it_printed() {
 
 #[test]
 fn positions_without_a_number_are_left_out_and_said() {
-    let dir = Dir::new("in-check");
+    let dir = TempDir::new("probe-in-check");
     let positions = positions(60, 7);
     let in_check: Vec<&String> = positions
         .iter()
@@ -173,14 +151,14 @@ fn positions_without_a_number_are_left_out_and_said() {
 
 #[test]
 fn a_perspective_that_does_not_fit_is_said_and_the_right_one_probes_the_same() {
-    let dir = Dir::new("perspective");
-    let error = format!("{:#}", probe_toy(&["--side-to-move"], &["material_1_mg"], &dir.0, 40).unwrap_err());
+    let dir = TempDir::new("probe-perspective");
+    let error = format!("{:#}", probe_toy(&["--side-to-move"], &["material_1_mg"], &dir, 40).unwrap_err());
     assert!(error.contains("the perspective does not fit"), "{error}");
     assert!(error.contains("side to move's view"), "{error}");
     let mut s = settings(&["--side-to-move"], &["material_1_mg"]);
     s.eval.perspective = Perspective::SideToMove;
     let stm = probe(&positions(40, 7), &s, &dir.join("stm.jsonl"), false).unwrap();
-    let white = probe_toy(&[], &["material_1_mg"], &dir.0, 40).unwrap();
+    let white = probe_toy(&[], &["material_1_mg"], &dir, 40).unwrap();
     assert_eq!(stm.rows, white.rows);
 }
 
@@ -195,7 +173,7 @@ fn probe_quick(flags: &[&str], dir: &Path, timeout: Duration) -> Probed {
 
 #[test]
 fn a_crashing_engine_is_restarted_where_it_died() {
-    let dir = Dir::new("crash");
+    let dir = TempDir::new("probe-crash");
     let clean = probe_quick(&[], &dir.join("a"), Duration::from_secs(5));
     // Dies at every 25th evaluation: restarted each time at the position it died on.
     let crashing = probe_quick(&["--crash-every", "25"], &dir.join("b"), Duration::from_secs(5));
@@ -209,10 +187,10 @@ fn a_crashing_engine_is_restarted_where_it_died() {
 
 #[test]
 fn a_position_the_engine_always_dies_on_is_left_out_and_named() {
-    let dir = Dir::new("deadly");
+    let dir = TempDir::new("probe-deadly");
     let fen = &positions(20, 7)[11].0;
     let placement = fen.split_whitespace().next().unwrap();
-    let deadly = probe_quick(&["--crash-on", placement], &dir.0, Duration::from_secs(5));
+    let deadly = probe_quick(&["--crash-on", placement], &dir, Duration::from_secs(5));
     assert_eq!(&deadly.left_out, std::slice::from_ref(fen));
     assert_eq!(deadly.rows.len(), 19);
     assert!(deadly.notes.iter().any(|n| n.contains(fen.as_str()) && n.contains("left out")));
@@ -220,7 +198,7 @@ fn a_position_the_engine_always_dies_on_is_left_out_and_named() {
 
 #[test]
 fn a_hanging_engine_is_killed_and_restarted() {
-    let dir = Dir::new("hang");
+    let dir = TempDir::new("probe-hang");
     let clean = probe_quick(&[], &dir.join("a"), Duration::from_secs(5));
     // Hangs at its 30th evaluation: timed out, killed, restarted.
     let hanging = probe_quick(&["--hang-every", "30"], &dir.join("b"), Duration::from_millis(500));
@@ -230,9 +208,9 @@ fn a_hanging_engine_is_killed_and_restarted() {
 
 #[test]
 fn a_killed_probe_resumes_from_its_journal() {
-    let dir = Dir::new("resume");
+    let dir = TempDir::new("probe-resume");
     let options = ["material_1_mg", "advance_3"];
-    let whole = probe_toy(&[], &options, &dir.0, 80).unwrap();
+    let whole = probe_toy(&[], &options, &dir, 80).unwrap();
     let journal = dir.join(PROBE_JOURNAL);
     let text = std::fs::read_to_string(&journal).unwrap();
     // 5 settings by 2 chunks of 40: a header and 10 units.
@@ -240,18 +218,18 @@ fn a_killed_probe_resumes_from_its_journal() {
     // A kill after 4 units, in the middle of the fifth line.
     let cut: Vec<&str> = text.lines().take(5).collect();
     std::fs::write(&journal, format!("{}\n{{\"setting\":3,", cut.join("\n"))).unwrap();
-    let resumed = probe_toy(&[], &options, &dir.0, 80).unwrap();
+    let resumed = probe_toy(&[], &options, &dir, 80).unwrap();
     assert_eq!(resumed.rows, whole.rows);
     assert!(resumed.notes.iter().any(|n| n.contains("resumed: 4 of 10 units")), "{:?}", resumed.notes);
     assert_eq!(std::fs::read_to_string(&journal).unwrap().lines().count(), 11);
     // Another run's journal is refused, not mixed in.
-    let error = format!("{:#}", probe_toy(&[], &["material_1_eg"], &dir.0, 80).unwrap_err());
+    let error = format!("{:#}", probe_toy(&[], &["material_1_eg"], &dir, 80).unwrap_err());
     assert!(error.contains("belongs to another run"), "{error}");
 }
 
 #[test]
 fn a_broken_trace_names_the_line_and_the_position() {
-    let dir = Dir::new("bad-trace");
+    let dir = TempDir::new("probe-bad-trace");
     let mut s = TraceSettings::new(toy(&["--bad-trace", "material[9]"]));
     s.workers.batch = 10;
     let error = format!("{:#}", trace(&positions(10, 7), &s, &dir.join(TRACE_JOURNAL), false).err().unwrap());
@@ -261,8 +239,8 @@ fn a_broken_trace_names_the_line_and_the_position() {
 
 #[test]
 fn toy_traces_explain_its_evaluation_and_fit() {
-    let dir = Dir::new("toy-trace");
-    let traced = toy_traces(60, &dir.0);
+    let dir = TempDir::new("probe-toy-trace");
+    let traced = toy_traces(60, &dir);
     // Every weight a column, in declaration order.
     assert_eq!(traced.columns.len(), 25 + 1);
     assert_eq!(traced.columns[0].name, "material_0_mg");
@@ -270,16 +248,16 @@ fn toy_traces_explain_its_evaluation_and_fit() {
     // The column that stands in for the complexity the toy has not.
     assert_eq!(traced.columns[25].option, None);
     assert!(traced.left_out.is_empty());
-    let resumed = toy_traces(60, &dir.0);
+    let resumed = toy_traces(60, &dir);
     assert_eq!(resumed.store, traced.store);
     assert!(resumed.notes.iter().any(|n| n.contains("resumed")));
 }
 
 #[test]
 fn probed_rows_fit_and_rounds_say_which_options_curve() {
-    let dir = Dir::new("fit");
+    let dir = TempDir::new("probe-fit");
     let options = ["material_1_mg", "material_1_eg", "advance_3", "danger_attack"];
-    let probed = probe_toy(&[], &options, &dir.0, 120).unwrap();
+    let probed = probe_toy(&[], &options, &dir, 120).unwrap();
     let settings_fit =
         FitSettings { epochs: 60, min_coverage: 5, valid_fraction: 0.2, ..FitSettings::default() };
     let fitted = fit(&probed.rows, &probed.columns, &settings_fit);
@@ -291,7 +269,7 @@ fn probed_rows_fit_and_rounds_say_which_options_curve() {
         .map(|(fen, l)| format!("{fen} c9 \"{}\";", ["0-1", "1/2-1/2", "1-0"][(l.outcome * 2.0) as usize]))
         .collect();
     std::fs::write(&data, lines.join("\n")).unwrap();
-    let r = rounds(&[data], &settings(&[], &options), &settings_fit, 2, &dir.0, false).unwrap();
+    let r = rounds(&[data], &settings(&[], &options), &settings_fit, 2, &dir, false).unwrap();
     assert!(!r.rounds.is_empty());
     assert_eq!(r.rounds[0].nonlinear, ["danger_attack"]);
     // A curved option moved: a second round, which probes only that option again (the linear
@@ -301,7 +279,7 @@ fn probed_rows_fit_and_rounds_say_which_options_curve() {
     assert_eq!(second.findings.len(), 1);
     assert_eq!(second.probed_at, r.rounds[0].fitted);
     assert!(dir.join("round-0").join(PROBE_JOURNAL).exists());
-    let written = write_option_values(&dir.0, &probed.columns, &r.start, &r.values).unwrap();
+    let written = write_option_values(&dir, &probed.columns, &r.start, &r.values).unwrap();
     assert_eq!(written.len(), 3);
     let setoption = std::fs::read_to_string(dir.join("options.txt")).unwrap();
     assert!(setoption.starts_with("setoption name material_1_mg value "), "{setoption}");

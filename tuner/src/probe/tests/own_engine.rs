@@ -25,9 +25,10 @@ use crate::play::engines::engine_process::{EngineSpec, Protocol};
 use crate::probe::eval_probe::{probe, PROBE_JOURNAL};
 use crate::probe::fit::{fit, split as split_rows, FitSettings};
 use crate::probe::settings::{Freshness, ProbeSettings, TraceSettings};
-use crate::probe::tests::{positions, Dir};
+use crate::probe::tests::positions;
 use crate::probe::trace_client::{Declaration, PositionTrace};
 use crate::probe::trace_run::{check_eval, store_of, trace, TRACE_JOURNAL};
+use crate::testutil::TempDir;
 
 /// Our engine in this process, answering `command` for each position.
 fn answers(fens: &[String], command: &str) -> Vec<Vec<String>> {
@@ -135,7 +136,7 @@ fn tunables_engine() -> EngineSpec {
 #[test]
 #[ignore = "needs a uci-tunables build: see the module's comment"]
 fn whetstone_traced_over_uci_gives_the_in_process_store_with_every_tunable_value() {
-    let dir = Dir::new("whetstone-trace");
+    let dir = TempDir::new("probe-whetstone-trace");
     let positions = positions(3000, 12);
     let mut settings = TraceSettings::new(tunables_engine());
     settings.workers.workers = 2;
@@ -163,7 +164,7 @@ fn whetstone_traced_over_uci_gives_the_in_process_store_with_every_tunable_value
 #[test]
 #[ignore = "needs a uci-tunables build: see the module's comment"]
 fn whetstone_probed_over_uci_gives_the_in_process_coefficients_and_texel_values() {
-    let dir = Dir::new("whetstone-probe");
+    let dir = TempDir::new("probe-whetstone-probe");
     let set = EvalParamSet::baked();
     let selected = set.select(&["material", "mobility.knight", "mobility.bishop", "mobility.rook"]).unwrap();
     let names = set.value_names();
@@ -279,7 +280,7 @@ fn probe_and_trace_throughput() {
     let evaluations = (positions.len() * (1 + 2 * options.len())) as f64;
     for freshness in [Freshness::Restart, Freshness::NewGame] {
         for workers in [1, 2] {
-            let dir = Dir::new(&format!("throughput-{workers}-{freshness:?}"));
+            let dir = TempDir::new(&format!("probe-throughput-{workers}-{freshness:?}"));
             let mut settings = ProbeSettings::new(tunables_engine(), options.clone());
             (settings.workers.workers, settings.freshness) = (workers, freshness);
             let start = Instant::now();
@@ -295,7 +296,7 @@ fn probe_and_trace_throughput() {
         }
     }
     for workers in [1, 2] {
-        let dir = Dir::new(&format!("throughput-trace-{workers}"));
+        let dir = TempDir::new(&format!("probe-throughput-trace-{workers}"));
         let mut settings = TraceSettings::new(tunables_engine());
         settings.workers.workers = workers;
         let start = Instant::now();
