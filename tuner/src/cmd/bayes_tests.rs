@@ -2,7 +2,8 @@
 //! writes its files; the Texel loss as an exact fitness; bad input refused before any work.
 
 use super::*;
-use crate::testutil::{small_dataset, tuner_args, TempDir};
+use crate::cmd::args::tuner_args;
+use crate::testutil::{small_dataset, TempDir};
 
 /// Arguments over `peak_game.py` (its win probability peaks at x = 30 of [-100, 100]).
 /// A resumed run (`resumed`, folder `b`) equals the uninterrupted one (`straight`, folder `a`):

@@ -1,7 +1,8 @@
 //! Tests of `cmd/clop.rs`.
 
 use super::*;
-use crate::testutil::{tuner_args, TempDir};
+use crate::cmd::args::tuner_args;
+use crate::testutil::TempDir;
 
 fn args(dir: &std::path::Path, extra: &[&str]) -> ClopArgs {
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/peak_game.py");

@@ -1,7 +1,8 @@
 //! Tests of `cmd/pbil.rs`.
 
 use super::*;
-use crate::testutil::{tuner_args, TempDir};
+use crate::cmd::args::tuner_args;
+use crate::testutil::TempDir;
 
 fn args(out: &std::path::Path, extra: &[&str]) -> PbilArgs {
     let data = crate::testutil::small_dataset();

@@ -1,7 +1,8 @@
 //! Tests of `cmd/spsa.rs`.
 
 use super::*;
-use crate::testutil::{tuner_args, TempDir};
+use crate::cmd::args::tuner_args;
+use crate::testutil::TempDir;
 
 fn args(out: &std::path::Path, extra: &[&str]) -> SpsaArgs {
     tuner_args(out, extra)

@@ -16,7 +16,7 @@ pub use data::{
     random_positions, random_positions_of_length, random_trace_data, random_trace_store, small_dataset, Rng,
 };
 pub use games::{judge, knight_book, knob_engine, pair_judge, Judge};
-pub use settings::{test_settings, test_tune_settings, tuner_args};
+pub use settings::{test_settings, test_tune_settings};
 
 /// A fresh folder under the system's temporary directory, unique per test (`tag`, the process id
 /// and a counter), removed with everything in it when dropped, so a failing test leaves nothing

@@ -1,10 +1,10 @@
 //! Settings for tests as the command line's defaults give them (`cmd/`'s tests check that they
-//! are), and a tuner's command line for a test.
+//! are). A tuner's command line for a test is `cmd::args::tuner_args`: the library never imports
+//! the commands.
 
 use std::path::Path;
 use std::time::Duration;
 
-use crate::cmd::args::parse_args;
 use crate::fitness::engine::EngineFitnessSettings;
 use crate::fitness::setup::TuneSettings;
 use crate::model::recipe::RecipeChoice;
@@ -56,13 +56,4 @@ pub fn test_tune_settings(out: &Path) -> TuneSettings {
         play: test_settings(LimitChoice::default()),
         game_options: serde_json::Value::Null,
     }
-}
-
-/// A tuner's arguments for a test: `--params params/eval.toml --out OUT --quiet`, then `extra`.
-pub fn tuner_args<T: clap::Args>(out: &Path, extra: &[&str]) -> T {
-    let params = super::repo_file("params/eval.toml");
-    let mut words = vec!["--params".to_string(), params.display().to_string()];
-    words.extend(["--out".into(), out.display().to_string(), "--quiet".into()]);
-    words.extend(extra.iter().map(|s| s.to_string()));
-    parse_args(&words).unwrap_or_else(|e| panic!("{e:#}"))
 }

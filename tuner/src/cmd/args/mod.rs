@@ -35,5 +35,15 @@ pub fn clap_defaults<T: clap::Args>() -> T {
     parse_args(&[]).expect("an argument group's defaults parse")
 }
 
+/// A tuner's arguments for a test: `--params params/eval.toml --out OUT --quiet`, then `extra`.
+#[cfg(test)]
+pub fn tuner_args<T: clap::Args>(out: &std::path::Path, extra: &[&str]) -> T {
+    let params = crate::testutil::repo_file("params/eval.toml");
+    let mut words = vec!["--params".to_string(), params.display().to_string()];
+    words.extend(["--out".into(), out.display().to_string(), "--quiet".into()]);
+    words.extend(extra.iter().map(|s| s.to_string()));
+    parse_args(&words).unwrap_or_else(|e| panic!("{e:#}"))
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,8 @@
 //! Tests of `cmd/args/mod.rs`.
 
 use super::*;
-use crate::testutil::{test_tune_settings, tuner_args};
+use crate::cmd::args::tuner_args;
+use crate::testutil::test_tune_settings;
 
 /// The library's tests build their settings by hand: they must be what the command line
 /// gives when nothing else is set.
