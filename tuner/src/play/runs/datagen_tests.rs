@@ -3,19 +3,25 @@ use std::path::Path;
 use super::*;
 use crate::play::engines::inprocess::EngineSetup;
 use crate::play::limit::LimitChoice;
+use crate::play::runs::settings::MatchSettings;
 use crate::testutil::{test_settings, TempDir};
 
 /// `pairs` pairs of the baked values against themselves at 300 nodes per move, with the shared
 /// options' defaults otherwise (book, adjudication, seed 1), on one thread.
 fn plan(pairs: usize) -> DatagenPlan {
-    let play = test_settings(LimitChoice::nodes(300));
-    let (openings, _) = play.openings().unwrap();
-    let schedule = play.opening_schedule(openings.len(), pairs).unwrap();
     let params = Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml");
     let mut engine = EngineSetup::from_files(&params, None).unwrap();
     engine.hash_mb = 1;
+    plan_for(Contestant::InProcess(engine), test_settings(LimitChoice::nodes(300)), pairs)
+}
+
+/// `pairs` pairs of `engine` against itself under `play`, the first `pairs` openings of its
+/// schedule, 4 random plies, every position kept, one thread.
+fn plan_for(engine: Contestant, play: MatchSettings, pairs: usize) -> DatagenPlan {
+    let (openings, _) = play.openings().unwrap();
+    let schedule = play.opening_schedule(openings.len(), pairs).unwrap();
     DatagenPlan {
-        engine: Contestant::InProcess(engine),
+        engine,
         settings: play.game_settings().unwrap(),
         openings: schedule.iter().map(|&i| openings[i].clone()).collect(),
         random_plies: 4,
@@ -175,21 +181,8 @@ mod external {
     fn plan(engine: &Path, pairs: usize) -> DatagenPlan {
         let mut play = test_settings(LimitChoice::nodes(300));
         play.adjudication.max_moves = Some(40);
-        let (openings, _) = play.openings().unwrap();
-        let schedule = play.opening_schedule(openings.len(), pairs).unwrap();
         let spec = uci_engine_spec(engine, Some(1), &["Greed=70".to_string()]).unwrap();
-        DatagenPlan {
-            engine: Contestant::External(spec),
-            settings: play.game_settings().unwrap(),
-            openings: schedule.iter().map(|&i| openings[i].clone()).collect(),
-            random_plies: 4,
-            skip_plies: 0,
-            seed: play.seed,
-            concurrency: 1,
-            quiet: true,
-            event: "test".to_string(),
-            format: PositionFormat::Epd,
-        }
+        super::plan_for(Contestant::External(spec), play, pairs)
     }
 
     /// Material from the side to move's view, as the fake engine counts it.
