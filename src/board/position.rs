@@ -322,21 +322,28 @@ impl Position {
     /// values: the reference the integrity check compares against.
     pub fn keys_from_scratch(&self) -> Keys {
         let mut keys = Keys::default();
-        let mut counts = [[0u32; PieceType::NUM]; Color::NUM];
-        for sq in self.occupied() {
-            let p = self.piece_on(sq).expect("occupied square holds a piece");
-            let k = zobrist::piece_square(p, sq);
-            keys.key ^= k;
-            match p.piece_type() {
-                PieceType::Pawn => keys.pawn ^= k,
-                kind => {
-                    keys.non_pawn[p.color().index()] ^= k;
-                    if is_minor(kind) {
-                        keys.minor ^= k;
+        // Piece kind by piece kind, so that the counts are population counts and no square is
+        // looked up (setting up millions of positions from binary records spends its time here).
+        for color in Color::ALL {
+            for pt in PieceType::ALL {
+                let piece = Piece::new(color, pt);
+                let squares = self.pieces(color, pt);
+                let mut words = 0;
+                for sq in squares {
+                    words ^= zobrist::piece_square(piece, sq);
+                }
+                keys.key ^= words;
+                match pt {
+                    PieceType::Pawn => keys.pawn ^= words,
+                    kind => {
+                        keys.non_pawn[color.index()] ^= words;
+                        if is_minor(kind) {
+                            keys.minor ^= words;
+                        }
                     }
                 }
+                keys.material ^= zobrist::material_of_count(piece, squares.count());
             }
-            counts[p.color().index()][p.piece_type().index()] += 1;
         }
         if self.side == Color::Black {
             keys.key ^= zobrist::side();
@@ -345,7 +352,6 @@ impl Position {
         if let Some(ep) = self.st.en_passant {
             keys.key ^= zobrist::en_passant(ep);
         }
-        keys.material = zobrist::material_key(&counts);
         keys
     }
 

@@ -20,6 +20,9 @@ pub struct Keys {
     pub en_passant_file: [u64; 8],
     /// material[piece][n]: present in the material key when there are more than `n` such pieces.
     pub material: [[u64; MAX_PIECE_COUNT]; Piece::NUM],
+    /// material_of_count[piece][n]: the XOR of material[piece][0..n], the whole contribution of
+    /// `n` such pieces, so that a key from scratch is one lookup per piece kind.
+    pub material_of_count: [[u64; MAX_PIECE_COUNT + 1]; Piece::NUM],
 }
 
 const fn generate() -> Keys {
@@ -30,6 +33,7 @@ const fn generate() -> Keys {
         castling: [0; 16],
         en_passant_file: [0; 8],
         material: [[0; MAX_PIECE_COUNT]; Piece::NUM],
+        material_of_count: [[0; MAX_PIECE_COUNT + 1]; Piece::NUM],
     };
     let mut p = 0;
     while p < Piece::NUM {
@@ -41,6 +45,7 @@ const fn generate() -> Keys {
         let mut n = 0;
         while n < MAX_PIECE_COUNT {
             keys.material[p][n] = splitmix(&mut s);
+            keys.material_of_count[p][n + 1] = keys.material_of_count[p][n] ^ keys.material[p][n];
             n += 1;
         }
         p += 1;
@@ -100,10 +105,14 @@ pub fn material_key(counts: &[[u32; PieceType::NUM]; Color::NUM]) -> u64 {
     let mut key = 0;
     for color in Color::ALL {
         for pt in PieceType::ALL {
-            for n in 0..counts[color.index()][pt.index()] {
-                key ^= material(Piece::new(color, pt), n);
-            }
+            key ^= material_of_count(Piece::new(color, pt), counts[color.index()][pt.index()]);
         }
     }
     key
+}
+
+/// The material-key words of `n` pieces of this kind together.
+#[inline(always)]
+pub fn material_of_count(piece: Piece, n: u32) -> u64 {
+    KEYS.material_of_count[piece.index()][n as usize]
 }

@@ -7,9 +7,11 @@
 //! equivalent sample for training: our evaluation is colour-symmetric), `w - - 0 1`.
 //!
 //! Records are read in blocks and rebuilt through the crate's `ChessBoard` (its piece iterator
-//! decodes the board); each is checked (piece codes, one king a side where the king squares
-//! say, result 0-2) and built as a position from its pieces (the checks of a FEN's placement,
-//! without writing and parsing one), so a corrupt record is named by its byte offset. A file whose length is not a multiple of 32 ends in a truncated record, reported so.
+//! decodes the board); each is decoded and checked in one pass (piece codes, one king a side
+//! where the king squares say, result 0-2) and built as a position from its pieces (the checks
+//! of a FEN's placement, without writing and parsing one), so a corrupt record is named by its
+//! byte offset. A file whose length is not a multiple of 32 ends in a truncated record, reported
+//! so.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -23,7 +25,6 @@ use super::super::file_format::FileFormat;
 use super::super::reading::{progress_bar, read_full};
 use super::super::record_io::{PositionWriter, ReadOptions, ReadReport, Sink, WriteReport};
 use super::super::Label;
-use super::nibble;
 
 pub const RECORD: usize = 32;
 const BLOCK_RECORDS: usize = 1 << 16;
@@ -42,26 +43,42 @@ pub fn board_of(b: &[u8]) -> ChessBoard {
     }
 }
 
-/// What is wrong with a record, if anything.
-pub fn check_record(b: &[u8]) -> Result<(), String> {
-    let board = board_of(b);
+/// A record's pieces, decoded and checked in one pass over the board.
+pub struct Pieces {
+    pieces: [(Piece, Square); 32],
+    len: usize,
+}
+
+impl Pieces {
+    pub fn as_slice(&self) -> &[(Piece, Square)] {
+        &self.pieces[..self.len]
+    }
+}
+
+/// The record's pieces (the side to move as White), or what is wrong with it: piece codes,
+/// one king a side where the king squares say, the result 0-2.
+pub fn checked_pieces(board: &ChessBoard) -> Result<Pieces, String> {
     let count = board.occ.count_ones() as usize;
     if !(2..=32).contains(&count) {
         return Err(format!("{count} pieces on the board"));
     }
+    let mut decoded =
+        Pieces { pieces: [(Piece::new(Color::White, PieceType::Pawn), Square::new(0)); 32], len: count };
     let (mut ours, mut theirs) = (None, None);
-    for i in 0..count {
-        let code = nibble(&board.pcs, i);
-        if code & 7 > 5 {
+    for (i, (code, square)) in board.into_iter().enumerate() {
+        let kind = usize::from(code & 7);
+        if kind > 5 {
             return Err(format!("piece code {code} is not a piece"));
         }
-    }
-    for (code, square) in board {
-        match code {
-            5 if ours.replace(square).is_some() => return Err("two kings of the side to move".into()),
-            13 if theirs.replace(square).is_some() => return Err("two kings of the other side".into()),
-            _ => {}
+        let color = if code & 8 == 0 { Color::White } else { Color::Black };
+        if kind == 5 {
+            let king = if color == Color::White { &mut ours } else { &mut theirs };
+            if king.replace(square).is_some() {
+                let whose = if color == Color::White { "the side to move" } else { "the other side" };
+                return Err(format!("two kings of {whose}"));
+            }
         }
+        decoded.pieces[i] = (Piece::new(color, PieceType::ALL[kind]), Square::new(square));
     }
     let (Some(ours), Some(theirs)) = (ours, theirs) else { return Err("a king is missing".into()) };
     if board.ksq != ours || board.opp_ksq != theirs ^ 56 {
@@ -70,7 +87,44 @@ pub fn check_record(b: &[u8]) -> Result<(), String> {
     if board.result > 2 {
         return Err(format!("result {} is not 0, 1 or 2", board.result));
     }
-    Ok(())
+    Ok(decoded)
+}
+
+/// Our piece of each 4-bit code: the side to move's pieces 0-5 (as White), the other side's
+/// 8-13 (as Black); the codes that are not pieces map to a pawn and are refused before use.
+const PIECE_OF_CODE: [Piece; 16] = {
+    let mut table = [Piece::new(Color::White, PieceType::Pawn); 16];
+    let mut code = 0;
+    while code < 16 {
+        if code & 7 <= 5 {
+            let color = if code & 8 == 0 { Color::White } else { Color::Black };
+            table[code] = Piece::new(color, PieceType::ALL[code & 7]);
+        }
+        code += 1;
+    }
+    table
+};
+
+/// The checks of [`checked_pieces`] that need no pass over the pieces: the piece count, every
+/// code a piece (all nibbles at once) and the result. The kings are checked on the position.
+fn quick_check(board: &ChessBoard) -> bool {
+    let count = board.occ.count_ones();
+    let codes = u128::from_le_bytes(board.pcs);
+    let used = if count >= 32 { u128::MAX } else { (1u128 << (4 * count)) - 1 };
+    // A code's low three bits above 5 have bits 1 and 2 both set.
+    let not_pieces = (codes >> 1) & (codes >> 2) & 0x1111_1111_1111_1111_1111_1111_1111_1111 & used;
+    (2..=32).contains(&count) && not_pieces == 0 && board.result <= 2
+}
+
+/// Whether the position's kings stand where the record's king squares say.
+fn kings_where_said(pos: &Position, board: &ChessBoard) -> bool {
+    pos.king_square(Color::White).index() == usize::from(board.ksq)
+        && pos.king_square(Color::Black).index() == usize::from(board.opp_ksq ^ 56)
+}
+
+/// What is wrong with a record, if anything.
+pub fn check_record(b: &[u8]) -> Result<(), String> {
+    checked_pieces(&board_of(b)).map(|_| ())
 }
 
 /// Whether a file's first bytes read as bulletformat records (the first four, or as many as
@@ -83,15 +137,6 @@ pub fn check_start(head: &[u8]) -> Result<(), String> {
         check_record(record).map_err(|e| format!("record {}: {e}", i + 1))?;
     }
     Ok(())
-}
-
-/// The record's position (the side to move as White), built from its pieces without a FEN.
-fn position_of(board: ChessBoard) -> Result<Position, whetstone::FenError> {
-    let pieces = board.into_iter().map(|(code, square)| {
-        let color = if code & 8 == 0 { Color::White } else { Color::Black };
-        (Piece::new(color, PieceType::ALL[usize::from(code & 7)]), Square::new(square))
-    });
-    Position::from_pieces(pieces, Color::White)
 }
 
 /// Reads every record of a bulletformat file into `sink`.
@@ -120,12 +165,27 @@ pub fn read(path: &Path, options: &ReadOptions, sink: &mut Sink) -> Result<ReadR
                 )?;
                 continue;
             }
-            if let Err(why) = check_record(record) {
-                report.broken(options.skip_broken, format!("{}: {why}", at()))?;
-                continue;
-            }
             let board = board_of(record);
-            match position_of(board) {
+            let built = quick_check(&board).then(|| {
+                let pieces =
+                    board.into_iter().map(|(code, sq)| (PIECE_OF_CODE[usize::from(code)], Square::new(sq)));
+                Position::from_pieces(pieces, Color::White)
+            });
+            // The record's own checks say what is wrong, once it is known to be wrong.
+            let pos = match built {
+                Some(Ok(pos)) if kings_where_said(&pos, &board) => Ok(pos),
+                other => match (checked_pieces(&board), other) {
+                    (Err(why), _) => {
+                        report.broken(options.skip_broken, format!("{}: {why}", at()))?;
+                        continue;
+                    }
+                    (Ok(_), Some(built)) => built,
+                    (Ok(pieces), None) => {
+                        Position::from_pieces(pieces.as_slice().iter().copied(), Color::White)
+                    }
+                },
+            };
+            match pos {
                 Ok(pos) => {
                     report.positions += 1;
                     let label = Label { outcome: board.result(), score: Some(i32::from(board.score())) };
