@@ -141,8 +141,8 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
         Some(path) => SearchParamSet::load(path)?,
         None => SearchParamSet::baked(),
     };
-    crate::dataset::check_files("--data", &recipe.data)?;
-    crate::dataset::check_files("--valid", &args.valid)?;
+    crate::dataset::reading::check_files("--data", &recipe.data)?;
+    crate::dataset::reading::check_files("--valid", &args.valid)?;
     if args.resume {
         crate::run::check_resumable(&args.out)?;
     }

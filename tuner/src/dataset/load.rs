@@ -14,17 +14,34 @@ use super::formats::{parse_labelled_line, result_index};
 use super::pgn::PgnOptions;
 use super::reading::{check_text, open_text, read_full, MAX_PROBLEMS};
 use super::stream::{self, ReadOptions};
-use super::{Label, LoadOptions, LoadSummary};
+use super::{Label, LoadOptions, LoadSummary, Outcome};
 
 /// A file none of whose first this many position lines parse is not a dataset.
 pub const SNIFF_LINES: usize = 100;
 /// Bytes read and parsed per block.
 const BLOCK_BYTES: usize = 4 << 20;
 
-/// Parses a labelled-position file in parallel; see [`super::load`]. Text files (by their
-/// extension, or without one by their content) go through the parallel line parser; every other
-/// format ([`super::files`]) is streamed in file order and mapped in parallel a chunk at a time.
+/// Parses a labelled-position file in parallel (rayon), calling `map` on every good position, and returns
+/// the mapped values in file order.
+///
+/// Formats are detected per line (see [`super::formats`]). A broken line is reported as
+/// `<file>:<line>: <what is wrong>`, skipped and counted; with `strict` the first one aborts with that
+/// message. A file that is not a dataset at all (compressed or binary, or none of its first 100
+/// non-blank, non-comment lines parse, or no position in it) is rejected at once with a clear error.
+/// Shows an indicatif progress bar when `progress` is set.
 pub fn load<T: Send>(
+    path: &Path,
+    options: &LoadOptions,
+    map: impl Fn(&Position, Outcome) -> T + Sync,
+) -> Result<(Vec<T>, LoadSummary)> {
+    load_labelled(path, options, |pos, label: Label| map(pos, label.outcome))
+}
+
+/// As [`load`], with each position's whole [`Label`] (its search score too, where the file has
+/// one). Text files (by their extension, or without one by their content) go through the parallel
+/// line parser; every other format ([`super::files`]) is streamed in file order and mapped in
+/// parallel a chunk at a time.
+pub fn load_labelled<T: Send>(
     path: &Path,
     options: &LoadOptions,
     map: impl Fn(&Position, Label) -> T + Sync,

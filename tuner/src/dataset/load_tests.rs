@@ -209,7 +209,7 @@ fn the_public_load_maps_every_position() {
     let dir = TempDir::new("load-public");
     let path = write(&dir, "x.epd", format!("{EPD}\n{ETHEREAL}\n").as_bytes());
     let (values, summary) =
-        crate::dataset::load(&path, &LoadOptions { strict: true, progress: true }, |pos, o| {
+        crate::dataset::load::load(&path, &LoadOptions { strict: true, progress: true }, |pos, o| {
             (whetstone::eval::phase(pos), o)
         })
         .unwrap();

@@ -96,3 +96,13 @@ pub fn progress_bar(show: bool, bytes: u64, name: &str) -> ProgressBar {
     bar.set_message(name.to_string());
     bar
 }
+
+/// Checked before anything is loaded or a run folder made: every file named by `flag` exists.
+pub fn check_files(flag: &str, paths: &[std::path::PathBuf]) -> anyhow::Result<()> {
+    for path in paths {
+        if !path.is_file() {
+            anyhow::bail!("{flag} {}: no such file", path.display());
+        }
+    }
+    Ok(())
+}

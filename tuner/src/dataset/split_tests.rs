@@ -1,7 +1,8 @@
 //! Tests of `dataset/split.rs`.
 
 use super::*;
-use crate::dataset::{load, LoadOptions};
+use crate::dataset::load::load;
+use crate::dataset::LoadOptions;
 use crate::testutil::TempDir;
 
 /// Position line `n`: the same rook ending at move number `n`, so every line differs, won

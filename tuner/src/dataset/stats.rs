@@ -9,7 +9,8 @@ use anyhow::Result;
 use whetstone::eval::{phase, MAX_PHASE};
 
 use super::formats::result_index;
-use super::{load, LoadOptions, LoadSummary};
+use super::load::load;
+use super::{LoadOptions, LoadSummary};
 
 /// Game-phase buckets: phase 0-4, 5-9, 10-14, 15-19, 20-24 (24 = all pieces, 0 = pawns and kings).
 pub const PHASE_BUCKETS: usize = 5;

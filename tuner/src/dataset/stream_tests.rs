@@ -104,7 +104,7 @@ fn text_to_viriformat_and_back_keeps_every_position_result_and_score() {
     assert_eq!(std::fs::read_to_string(&text).unwrap(), std::fs::read_to_string(&back).unwrap());
     // Loading for the tuner gives the same positions in the same order from both files.
     let load = |path: &Path| {
-        crate::dataset::load_labelled(path, &crate::dataset::LoadOptions::default(), |p, l| {
+        crate::dataset::load::load_labelled(path, &crate::dataset::LoadOptions::default(), |p, l| {
             (p.to_fen(), l.outcome)
         })
         .unwrap()
@@ -598,7 +598,7 @@ fn read_throughput() {
         );
         let started = Instant::now();
         let (values, _) =
-            crate::dataset::load(&files[1].1, &crate::dataset::LoadOptions::default(), |_, _| ()).unwrap();
+            crate::dataset::load::load(&files[1].1, &crate::dataset::LoadOptions::default(), |_, _| ()).unwrap();
         assert_eq!(values.len() as f64, n);
         println!(
             "load epd (tune texel's parallel text loader, 1 thread): {:.2} M positions/s",

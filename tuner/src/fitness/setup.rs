@@ -170,7 +170,7 @@ impl TuneSettings {
         let recipe = match kind {
             FitnessKind::Texel => {
                 let recipe = FitRecipe::resolve(&self.params, &self.recipe, DEFAULT_L2, tool)?;
-                crate::dataset::check_files("--data", &recipe.data)?;
+                crate::dataset::reading::check_files("--data", &recipe.data)?;
                 Some(recipe)
             }
             _ if !self.recipe.data.is_empty() => bail!("--data belongs to --fitness texel"),

@@ -33,7 +33,7 @@ pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<Tr
     for path in paths {
         let start = Instant::now();
         let (items, summary) =
-            dataset::load_labelled(path, &LoadOptions { strict, progress }, |pos, label| {
+            dataset::load::load_labelled(path, &LoadOptions { strict, progress }, |pos, label| {
                 TRACER.with(|t| {
                     let tracer = &mut t.borrow_mut();
                     let context = trace_into(pos, tracer);

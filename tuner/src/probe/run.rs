@@ -1,5 +1,5 @@
 //! The whole of a probe or a trace over a dataset, in a run folder: the dataset's positions
-//! loaded (`dataset::load_labelled`), probed or traced with results journalled, re-probed
+//! loaded (`dataset::load::load_labelled`), probed or traced with results journalled, re-probed
 //! around each fit's values while options that are not linear keep moving the validation loss
 //! down, and the values written as the engine's own options.
 
@@ -14,7 +14,8 @@ use super::fit::{fit, FitSettings, Fitted};
 use super::settings::{ProbeSettings, TraceSettings};
 use super::space::{Column, Linearity, OptionFinding, ProbedRow};
 use super::trace_run::{trace, Traced, TRACE_JOURNAL};
-use crate::dataset::{load_labelled, Label, LoadOptions};
+use crate::dataset::load::load_labelled;
+use crate::dataset::{Label, LoadOptions};
 use crate::play::engines::uci_option::same_name;
 
 /// Every position of `paths`, in load order, as FEN and label.

@@ -317,7 +317,7 @@ fn check(args: &AutoArgs, start_search: &SearchParamSet) -> Result<()> {
     if args.cycles == Some(0) {
         bail!("--cycles must be at least 1");
     }
-    crate::dataset::check_files("--data", &args.data)?;
+    crate::dataset::reading::check_files("--data", &args.data)?;
     let first_texel = args.stages.iter().position(|&s| s == Stage::Texel);
     let first_datagen = args.stages.iter().position(|&s| s == Stage::Datagen);
     if let Some(t) = first_texel {

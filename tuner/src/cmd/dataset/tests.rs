@@ -4,7 +4,9 @@ use clap::{CommandFactory, Parser};
 
 use super::*;
 use crate::dataset::files::FileFormat;
-use crate::dataset::{load, parse_line, LoadOptions};
+use crate::dataset::formats::parse_line;
+use crate::dataset::load::load;
+use crate::dataset::LoadOptions;
 use crate::testutil::TempDir;
 use std::path::Path;
 

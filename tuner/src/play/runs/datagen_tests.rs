@@ -74,7 +74,7 @@ fn a_resumed_run_writes_what_an_uninterrupted_one_writes() {
     let unique: HashSet<&str> = positions.lines().collect();
     assert_eq!(unique.len(), positions.lines().count());
     for line in positions.lines() {
-        assert!(crate::dataset::parse_line(line).is_ok(), "{line}");
+        assert!(crate::dataset::formats::parse_line(line).is_ok(), "{line}");
     }
     // Each carries the search score of the move played from it (none only for a mate score).
     let scored = positions.lines().filter(|l| l.contains(" ce ")).count();

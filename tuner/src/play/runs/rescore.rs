@@ -20,7 +20,8 @@ use anyhow::{bail, Context, Result};
 use whetstone::Position;
 
 use crate::dataset::formats::{format_line, Format};
-use crate::dataset::{load_labelled, Label, LoadOptions, LoadSummary};
+use crate::dataset::load::load_labelled;
+use crate::dataset::{Label, LoadOptions, LoadSummary};
 use crate::play::engines::engine_process::{EngineError, EngineSpec};
 use crate::play::engines::uci_engine::{EngineScore, UciEngine};
 use crate::play::limit::MoveBudget;
