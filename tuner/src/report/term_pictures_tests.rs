@@ -1,16 +1,7 @@
 //! Tests of `report/term_pictures.rs`.
 
 use super::*;
-use crate::testutil::TempDir;
-
-/// Checks the PNG signature and returns the width and height from the IHDR chunk.
-fn png_size(path: &Path) -> (u32, u32) {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{} is not a PNG", path.display());
-    assert_eq!(&bytes[12..16], b"IHDR");
-    let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
-    (be(16), be(20))
-}
+use crate::testutil::{png_size, TempDir};
 
 #[test]
 fn heat_map_per_table_and_diffs() {

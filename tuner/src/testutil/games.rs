@@ -2,7 +2,7 @@
 //! the candidates' first values, and `tuner/testdata/knob_engine.py`, a fake UCI engine whose
 //! chance of playing "strong" peaks at Knob = 30, with the knight-shuffle openings it plays from.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
@@ -10,6 +10,7 @@ use anyhow::Result;
 
 use super::{testdata, TempDir};
 use crate::fitness::{GameFitness, Games, Trial};
+use crate::play::engines::engine_process::{EngineSpec, Protocol};
 use crate::play::games::stats::GameScore;
 
 /// A game source whose candidates win when their first value is larger than the
@@ -97,4 +98,19 @@ pub fn knob_engine(dir: &TempDir, mode: &str) -> PathBuf {
 /// The book the fake engine can play from.
 pub fn knight_book() -> PathBuf {
     testdata("knight_book.epd")
+}
+
+/// The spec of one of the fake engines in `tuner/testdata/` (`script`, run by python3) in `mode`,
+/// appending the lines it receives to `log` when given.
+pub fn fake_engine_spec(script: &str, protocol: Protocol, mode: &str, log: Option<&Path>) -> EngineSpec {
+    let mut args = vec![testdata(script).display().to_string(), mode.to_string()];
+    args.extend(log.map(|log| log.display().to_string()));
+    EngineSpec {
+        name: format!("fake-{mode}"),
+        command: PathBuf::from("python3"),
+        args,
+        options: Vec::new(),
+        working_dir: None,
+        protocol,
+    }
 }

@@ -1,6 +1,6 @@
 //! What the tests of several modules share: a temporary folder removed on drop ([`TempDir`]), the
-//! test files in `tuner/testdata/` ([`testdata`]), a scratch repository root to bake into, and
-//! fixtures: positions and datasets (`data.rs`), settings as the command line's defaults give them
+//! test files in `tuner/testdata/` ([`testdata`]), a scratch repository root to bake into, a PNG's
+//! size ([`png_size`]), and fixtures: positions and datasets (`data.rs`), settings as the command line's defaults give them
 //! (`settings.rs`), and game sources and engines to tune against (`games.rs`). A helper only one
 //! module's tests use stays in that module's test file.
 
@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub use data::{
     random_positions, random_positions_of_length, random_trace_data, random_trace_store, small_dataset, Rng,
 };
-pub use games::{judge, knight_book, knob_engine, pair_judge, Judge};
+pub use games::{fake_engine_spec, judge, knight_book, knob_engine, pair_judge, Judge};
 pub use settings::{test_settings, test_tune_settings};
 
 /// A fresh folder under the system's temporary directory, unique per test (`tag`, the process id
@@ -90,4 +90,13 @@ pub fn scratch_root(dir: &Path) -> PathBuf {
         std::fs::copy(repo_file(file), root.join(file)).unwrap();
     }
     root
+}
+
+/// Checks the PNG signature and returns the width and height from the IHDR chunk.
+pub fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{} is not a PNG", path.display());
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (be(16), be(20))
 }

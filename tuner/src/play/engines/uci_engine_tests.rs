@@ -1,6 +1,6 @@
 use super::*;
 use crate::play::engines::engine_process::Protocol;
-use crate::testutil::{testdata, TempDir};
+use crate::testutil::{fake_engine_spec, testdata, TempDir};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -8,16 +8,7 @@ use std::process::{Command, Stdio};
 const T: Duration = Duration::from_secs(3);
 
 fn fake_spec(mode: &str, log: Option<&Path>) -> EngineSpec {
-    let mut args = vec![testdata("fake_uci.py").display().to_string(), mode.to_string()];
-    args.extend(log.map(|log| log.display().to_string()));
-    EngineSpec {
-        name: format!("fake-{mode}"),
-        command: PathBuf::from("python3"),
-        args,
-        options: Vec::new(),
-        working_dir: None,
-        protocol: Protocol::Uci,
-    }
+    fake_engine_spec("fake_uci.py", Protocol::Uci, mode, log)
 }
 
 fn fake(mode: &str) -> UciEngine {

@@ -2,7 +2,7 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::play::engines::engine_process::Protocol;
-use crate::testutil::{testdata, TempDir};
+use crate::testutil::{fake_engine_spec, TempDir};
 
 const T: Duration = Duration::from_secs(3);
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -10,16 +10,7 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const AFTER_F3: &str = "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1";
 
 fn fake_spec(mode: &str, log: Option<&Path>) -> EngineSpec {
-    let mut args = vec![testdata("fake_xboard.py").display().to_string(), mode.to_string()];
-    args.extend(log.map(|log| log.display().to_string()));
-    EngineSpec {
-        name: format!("fake-{mode}"),
-        command: PathBuf::from("python3"),
-        args,
-        options: Vec::new(),
-        working_dir: None,
-        protocol: Protocol::Xboard,
-    }
+    fake_engine_spec("fake_xboard.py", Protocol::Xboard, mode, log)
 }
 
 fn fake(mode: &str) -> XboardEngine {
