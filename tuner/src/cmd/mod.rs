@@ -18,6 +18,7 @@ pub mod pbil;
 pub mod report;
 pub mod spsa;
 pub mod texel;
+pub mod texel_engine;
 pub mod verify;
 
 #[cfg(test)]

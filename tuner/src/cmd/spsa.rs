@@ -171,6 +171,7 @@ fn import(args: &SpsaArgs, path: &std::path::Path, verify: &VerifySettings) -> R
         space_moved: false,
         measured,
         provenance: Provenance::of_run("spsa", run.path(), &args.common.params, None),
+        engine: None,
     };
     let written = crate::export::finish_run(&run, &found)?;
     println!(

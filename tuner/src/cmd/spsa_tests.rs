@@ -68,9 +68,30 @@ fn spsa_over_a_uci_engine_moves_its_option_toward_the_peak_and_resumes_exactly()
         "200",
     ];
     let straight_dir = dir.path("a");
-    run(&args(&straight_dir, &common)).unwrap();
+    run(&args(&straight_dir, &[&common[..], &["--verify-games", "40"]].concat())).unwrap();
     let result: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(straight_dir.join("result.json")).unwrap()).unwrap();
+    // The result is verified by the binary's own games: the tuned Knob against the start.
+    let verdict = &result["verdict"];
+    assert!(["passed", "failed", "undecided"].contains(&verdict["outcome"].as_str().unwrap()), "{result}");
+    assert!(verdict["games"].as_u64().unwrap() >= 2, "{result}");
+    assert_eq!(result["engine_pairing"]["start"][0], serde_json::json!(["Knob", "-60"]), "{result}");
+    // And again later, by tune verify, from result.json alone.
+    let again: crate::cmd::verify::VerifyRunArgs = crate::cmd::args::parse_args(&[
+        straight_dir.display().to_string(),
+        "--verify-games".into(),
+        "60".into(),
+        "--book".into(),
+        book.clone(),
+        "--concurrency".into(),
+        "2".into(),
+        "--quiet".into(),
+    ])
+    .unwrap();
+    crate::cmd::verify::run(&again).unwrap();
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(straight_dir.join("result.json")).unwrap()).unwrap();
+    assert!(result["verdict"]["games"].as_u64().unwrap() >= verdict["games"].as_u64().unwrap(), "{result}");
     let knob = result["values"]["Knob"].as_f64().unwrap();
     assert!(knob > -20.0, "from -60 toward 30: {result}");
     assert_eq!(result["games"], 400);

@@ -6,6 +6,9 @@
 //!    train and validation loss per epoch (CSV and JSON) and checkpointing every N epochs and on
 //!    Ctrl-C; `--resume` continues from the checkpoint with the same result as an uninterrupted run.
 //! 4. Write the tuned params (TOML and the Rust module), a loss-curve PNG and a summary.
+//!
+//! With `--engine BINARY` the evaluation is another engine's, read through its binary
+//! (`texel_engine.rs`).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -16,6 +19,7 @@ use whetstone::eval::EvalParamSet;
 use whetstone::params::ParamSet;
 use whetstone::search::SearchParamSet;
 
+use super::args::engine_eval::EngineEvalArgs;
 use super::args::play::PlayArgs;
 use super::args::recipe::RecipeArgs;
 use super::args::verify::VerifyArgs;
@@ -108,6 +112,9 @@ pub struct TexelArgs {
     /// Hide progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Another engine's evaluation, read through its own binary (`--engine`).
+    #[command(flatten)]
+    pub external: EngineEvalArgs,
 }
 
 /// Everything needed to continue a run exactly.
@@ -134,6 +141,9 @@ pub fn run(args: &TexelArgs) -> Result<()> {
 pub const DEFAULT_L2: f64 = 0.003;
 
 fn run_in_pool(args: &TexelArgs) -> Result<()> {
+    if let Some(binary) = &args.external.engine {
+        return super::texel_engine::run(args, binary);
+    }
     let verify = args.verify.settings()?;
     let set = EvalParamSet::load(&args.params)?;
     let recipe = FitRecipe::resolve(&args.params, &args.recipe.choice(), DEFAULT_L2, "texel")?;
@@ -459,6 +469,7 @@ fn finish(
         measured,
         space_moved: false,
         provenance: Provenance::of_run("texel", &args.out, &args.params, Some(recipe.record())),
+        engine: None,
     };
     let written = finish_run(&run, &found)?;
     println!(

@@ -31,6 +31,7 @@ fn args(out: &Path, epochs: usize, resume: bool) -> TexelArgs {
         strict: false,
         seed: 1,
         quiet: true,
+        external: crate::cmd::args::clap_defaults(),
     }
 }
 

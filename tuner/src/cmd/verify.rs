@@ -2,7 +2,8 @@
 //! `--no-verify`, a screen to confirm at a clock (`--verify-tc 3+0.03`), or an undecided SPRT
 //! given more games (`--verify-games`). The run's `start.toml` / `start-search.toml` play its
 //! `tuned.toml` / `search.toml`; the verdict goes into its result.json, the tuned files'
-//! provenance and its report, as at the end of the run itself.
+//! provenance and its report, as at the end of the run itself. A run that tuned an engine
+//! binary's options plays that binary with the tuned values against its starting ones.
 
 use std::path::PathBuf;
 
@@ -14,7 +15,7 @@ use super::args::play::PlayArgs;
 use super::args::verify::VerifyGames;
 use crate::export::{play_verification, record, START_EVAL, START_SEARCH};
 use crate::run::RunDir;
-use crate::verify::{Contenders, Standing, VerifySettings};
+use crate::verify::{Contenders, EngineContenders, Pairing, Standing, VerifySettings};
 
 /// Options of `tune verify`.
 #[derive(clap::Args, Debug)]
@@ -38,11 +39,20 @@ pub fn run(args: &VerifyRunArgs) -> Result<()> {
     let confirm = (args.bake && first.is_screen()).then(|| args.games.confirmation()).transpose()?;
     let settings = VerifySettings { first: Some(first), confirm, bake: args.bake };
     settings.check()?;
+    if let Some(engine) = engine_pairing(&args.run)? {
+        return run_engine(args, &settings, engine);
+    }
     let contenders = contenders(&args.run)?;
     let run = RunDir::create(&args.run)?;
     let standing = if contenders.changed() {
         // An earlier verification with the same settings continues from its journal.
-        Standing::Verified(play_verification(&run, &contenders, &settings, &args.play.settings(), true)?)
+        Standing::Verified(play_verification(
+            &run,
+            &contenders.clone().into(),
+            &settings,
+            &args.play.settings(),
+            true,
+        )?)
     } else {
         Standing::Unchanged
     };
@@ -50,6 +60,43 @@ pub fn run(args: &VerifyRunArgs) -> Result<()> {
     let eval = contenders.eval.as_ref().unwrap_or(&contenders.start_eval);
     crate::export::write_report(&run, eval, Some(contenders.start_eval.set()));
     Ok(())
+}
+
+/// A run that tuned an engine binary's options (`tune texel --engine`, `--fitness engine`): its
+/// result.json keeps the binary, its fixed options and both sets of values.
+fn engine_pairing(run: &std::path::Path) -> Result<Option<EngineContenders>> {
+    let path = run.join("result.json");
+    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(None) };
+    let result: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    result.get("engine_pairing").map(EngineContenders::from_json).transpose()
+}
+
+/// The binary with the tuned values against itself with the starting ones.
+fn run_engine(args: &VerifyRunArgs, settings: &VerifySettings, engine: EngineContenders) -> Result<()> {
+    if args.bake {
+        bail!("--bake bakes Whetstone's own build; {} tuned another engine's options", args.run.display());
+    }
+    if !engine.spec.command.is_file() {
+        bail!(
+            "{}: the engine this run tuned, {}, is not on this machine",
+            args.run.display(),
+            engine.spec.command.display()
+        );
+    }
+    let run = RunDir::create(&args.run)?;
+    let standing = if engine.changed() {
+        Standing::Verified(play_verification(
+            &run,
+            &Pairing::Engine(engine),
+            settings,
+            &args.play.settings(),
+            true,
+        )?)
+    } else {
+        Standing::Unchanged
+    };
+    record(&run, false, false, &standing, false)
 }
 
 /// The run's start and result, from its folder.

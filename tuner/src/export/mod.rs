@@ -17,10 +17,13 @@ use whetstone::search::SearchParamSet;
 use crate::fitness::setup::{Setup, TuneSettings};
 use crate::optim::space::Slot;
 use crate::play::runs::settings::MatchSettings;
-use crate::run::advice::{advice, Baking};
+use crate::run::advice::{advice, engine_advice, Baking};
+use crate::run::format_value;
 use crate::run::provenance::{self, Provenance};
 use crate::run::RunDir;
-use crate::verify::{self, Contenders, Standing, Verdict, VerdictOutcome, VerifySettings};
+use crate::verify::{
+    self, Contenders, EngineContenders, Pairing, Standing, Verdict, VerdictOutcome, VerifySettings,
+};
 
 /// The tuned values as `<stem>.toml` and the Rust module `rust_name` (the engine's baked module
 /// for that set, as `tune export` writes it). Returns the TOML's path.
@@ -66,6 +69,9 @@ pub struct Found {
     pub space_moved: bool,
     /// How the values were made (tool, command, start, recipe), written into the tuned files.
     pub provenance: Provenance,
+    /// A run over an engine binary's options (`--fitness engine` with a `--space`): the binary
+    /// with the tuned values against itself with the starting ones, for the verification.
+    pub engine: Option<EngineContenders>,
 }
 
 impl Found {
@@ -88,6 +94,16 @@ impl Found {
         let (mut eval, mut search) = (setup.eval.clone(), setup.search.clone());
         setup.space.apply(&playable, &mut eval, &mut search);
         let space_moved = !setup.from_params && playable != setup.space.playable(&setup.space.starts());
+        let options = |x: &[f64]| -> Vec<(String, String)> {
+            setup.space.dims.iter().map(|d| d.name.clone()).zip(x.iter().map(|&v| format_value(v))).collect()
+        };
+        let engine = (!setup.from_params).then(|| setup.fitness.engine_under_test()).flatten().map(|spec| {
+            EngineContenders {
+                spec: spec.clone(),
+                start: options(&setup.space.playable(&setup.space.starts())),
+                tuned: options(&playable),
+            }
+        });
         Found {
             start_eval: setup.eval.clone(),
             start_search: setup.search.clone(),
@@ -99,6 +115,7 @@ impl Found {
             measured,
             space_moved,
             provenance,
+            engine,
         }
     }
 
@@ -136,6 +153,10 @@ pub fn finish_run(run: &RunDir, found: &Found) -> Result<Vec<&'static str>> {
         "frozen": found.frozen,
         "changed": found.changed(),
     });
+    if let (Some(engine), Some(map)) = (&found.engine, result.as_object_mut()) {
+        // So `tune verify` plays what the run's own verification played.
+        map.insert("engine_pairing".into(), engine.to_json());
+    }
     if let (Some(map), serde_json::Value::Object(more)) = (result.as_object_mut(), found.measured.clone()) {
         map.extend(more);
     }
@@ -176,7 +197,9 @@ pub fn conclude(
     } else if verify.first.is_none() {
         Standing::Unverified("--no-verify".into())
     } else if let Some(contenders) = found.contenders() {
-        Standing::Verified(play_verification(run, &contenders, verify, play, resume)?)
+        Standing::Verified(play_verification(run, &Pairing::Values(contenders), verify, play, resume)?)
+    } else if let Some(engine) = &found.engine {
+        Standing::Verified(play_verification(run, &Pairing::Engine(engine.clone()), verify, play, resume)?)
     } else {
         Standing::Unverified(
             "a --space run tunes another program's values, which this process cannot play: measure them \
@@ -197,7 +220,7 @@ pub fn conclude(
 /// is confirmed at a clock); the last one played is the verdict.
 pub fn play_verification(
     run: &RunDir,
-    contenders: &Contenders,
+    pairing: &Pairing,
     verify: &VerifySettings,
     play: &MatchSettings,
     resume: bool,
@@ -206,7 +229,7 @@ pub fn play_verification(
     // Each SPRT its own flag: the match raises it when its SPRT decides.
     let sprt = |plan: &crate::verify::SprtPlan| {
         let folder = if plan.is_screen() { "verify" } else { "verify-clock" };
-        verify::play::verify(&run.file(folder), contenders, plan, play, resume, &crate::run::interrupt_flag())
+        verify::play::verify(&run.file(folder), pairing, plan, play, resume, &crate::run::interrupt_flag())
     };
     let verdict = sprt(first)?;
     match &verify.confirm {
@@ -257,7 +280,12 @@ pub fn record(run: &RunDir, eval: bool, search: bool, standing: &Standing, bake:
     }
     let baking =
         Baking { eval: eval.then_some(tuned.as_path()), search: search.then_some(searched.as_path()), baked };
-    let advice = advice(standing, run.path(), &baking);
+    // A run that tuned none of our files tuned another program's values.
+    let advice = if eval || search {
+        advice(standing, run.path(), &baking)
+    } else {
+        engine_advice(standing, run.path())
+    };
     // Kept beside the verdict: what the run advised is part of its record.
     run.add_result("advice", &advice.clone().into())?;
     println!("{advice}");

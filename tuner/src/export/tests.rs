@@ -19,6 +19,7 @@ fn result_json_names_the_values_and_says_whether_anything_changed() {
         measured: serde_json::json!({ "k": 1.5 }),
         space_moved: false,
         provenance: Provenance::default(),
+        engine: None,
     };
     assert!(!found.changed(), "the start itself changed nothing");
     let written = finish_run(&run, &found).unwrap();

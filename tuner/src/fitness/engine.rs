@@ -406,6 +406,10 @@ impl GameFitness for EngineFitness {
         self.opponent.is_none()
     }
 
+    fn engine_under_test(&self) -> Option<&EngineSpec> {
+        Some(&self.engine)
+    }
+
     fn games_per_trial(&self, games: u32) -> u32 {
         2 * games.div_ceil(2).max(1)
     }

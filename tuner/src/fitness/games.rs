@@ -18,6 +18,10 @@ impl<G: GameFitness> Fitness for G {
         true
     }
 
+    fn engine_under_test(&self) -> Option<&crate::play::engines::engine_process::EngineSpec> {
+        GameFitness::engine_under_test(self)
+    }
+
     fn games_per_trial(&self, games: u32) -> u32 {
         GameFitness::games_per_trial(self, games)
     }

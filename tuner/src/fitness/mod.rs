@@ -40,6 +40,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
+use crate::play::engines::engine_process::EngineSpec;
 use crate::play::games::stats::{GameScore, Pentanomial, Wld};
 use crate::play::games::tally::Failures;
 
@@ -160,6 +161,10 @@ pub trait GameFitness: Sync {
         stop: &AtomicBool,
         on_games: &mut dyn FnMut(u64),
     ) -> Result<Vec<Games>>;
+    /// The engine binary whose options the games tune, if they tune one.
+    fn engine_under_test(&self) -> Option<&EngineSpec> {
+        None
+    }
 }
 
 /// One candidate's score in a ranking: higher is better (minus the loss, or the points per
@@ -214,6 +219,11 @@ pub trait Fitness: Sync {
     fn outcomes(&self, candidates: &[Vec<f64>], seed: u64, stop: &AtomicBool) -> Result<Vec<Games>>;
     /// The loss itself, when the fitness is one.
     fn exact(&self) -> Option<&dyn ExactLoss> {
+        None
+    }
+    /// The engine binary whose options the games tune (`--fitness engine`), so the result can
+    /// be verified by that binary's games.
+    fn engine_under_test(&self) -> Option<&EngineSpec> {
         None
     }
 }

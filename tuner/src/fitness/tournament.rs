@@ -56,6 +56,10 @@ impl<G: GameFitness> Fitness for Tournament<G> {
         true
     }
 
+    fn engine_under_test(&self) -> Option<&crate::play::engines::engine_process::EngineSpec> {
+        GameFitness::engine_under_test(&self.source)
+    }
+
     /// Each game is shared by two candidates, so a candidate's `games` cost half as many.
     fn games_per_trial(&self, games: u32) -> u32 {
         Self::rounds(games)

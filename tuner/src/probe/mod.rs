@@ -5,8 +5,8 @@
 //! work runs on an engine process of its own (`session.rs`, over the workbench's UCI driver),
 //! results go to a journal in the run folder as they come (`journal.rs`), and the result is a
 //! set of columns (the engine's options, `space.rs`) with one row per position for the fit
-//! (`fit.rs` for probed rows; a trace gives the Texel model's own `TraceStore`). `run.rs` runs
-//! either over a dataset. Settings are plain structs (`settings.rs`).
+//! (`fit.rs` for probed rows; a trace gives the Texel model's own `TraceStore`, fitted by
+//! `trace_fit.rs` with `tune texel`'s objective). `run.rs` runs either over a dataset. Settings are plain structs (`settings.rs`).
 
 pub mod eval_probe;
 pub mod fit;
@@ -17,6 +17,7 @@ pub mod session;
 pub mod settings;
 pub mod space;
 pub mod trace_client;
+pub mod trace_fit;
 pub mod trace_run;
 
 #[cfg(test)]

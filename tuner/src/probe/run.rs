@@ -80,6 +80,11 @@ pub struct Rounds {
     /// ran out, else the last probe point whose measured validation loss fell.
     pub values: Vec<(String, i32)>,
     pub start: Vec<(String, i32)>,
+    /// Round 0's columns: every option that changed some evaluation, with its bounds.
+    pub columns: Vec<Column>,
+    /// Round 0's notes (restarts, options left out, checks) and positions left out.
+    pub notes: Vec<String>,
+    pub left_out: Vec<String>,
 }
 
 /// Probe, fit, move, probe again: the options' coefficients are measured at the current values
@@ -100,7 +105,14 @@ pub fn rounds(
 ) -> Result<Rounds> {
     let positions = load_positions(paths, progress)?;
     let mut settings = settings.clone();
-    let mut out = Rounds { rounds: Vec::new(), values: Vec::new(), start: Vec::new() };
+    let mut out = Rounds {
+        rounds: Vec::new(),
+        values: Vec::new(),
+        start: Vec::new(),
+        columns: Vec::new(),
+        notes: Vec::new(),
+        left_out: Vec::new(),
+    };
     let mut best_loss = f64::INFINITY;
     // The linear options' columns and coefficients, from round 0: valid at any values.
     let mut linear: Option<Linearised> = None;
@@ -120,7 +132,11 @@ pub fn rounds(
         if r == 0 {
             out.start = probed_at.clone();
             out.values = probed_at.clone();
+            out.columns = columns.clone();
+            out.left_out = probed.left_out.clone();
         }
+        out.notes
+            .extend(probed.notes.iter().map(|n| if r == 0 { n.clone() } else { format!("round {r}: {n}") }));
         let round = Round {
             probed_at: probed_at.clone(),
             fitted: rounded(&columns, &fitted),

@@ -84,6 +84,55 @@ pub fn advice(standing: &Standing, run: &Path, baking: &Baking) -> String {
     }
 }
 
+/// The closing advice for a run that tuned another program's values (an engine's options):
+/// nothing of ours to bake; a pass at a clock says where the values are.
+pub fn engine_advice(standing: &Standing, run: &Path) -> String {
+    let files = if run.join("options.txt").is_file() {
+        format!(
+            "{0}/options.txt (setoption lines), {0}/openbench.txt (OpenBench SPSA input), {0}/options.json",
+            run.display()
+        )
+    } else {
+        format!("the values of {0}/result.json (and {0}/openbench.txt)", run.display())
+    };
+    match standing {
+        Standing::Unchanged => "the run moved no value: there is nothing to load".to_string(),
+        Standing::Unverified(reason) => format!(
+            "UNVERIFIED ({reason}): no games have shown these values to be a gain. Verify them before using \
+             them:\n  tune verify {} (a screen at fixed nodes), then tune verify {} --verify-tc {CLOCK} (the SPRT \
+             at a clock); the values are in {files}",
+            run.display(),
+            run.display()
+        ),
+        Standing::Verified(v) => match (v.outcome, v.screen) {
+            (VerdictOutcome::Passed, false) => {
+                format!("passed at a clock: set these values in the engine (its defaults or its configuration): {files}")
+            }
+            (VerdictOutcome::Passed, true) => format!(
+                "passed a screen at fixed nodes, which is not a verdict at a clock: confirm it before using \
+                 {files}:\n  tune verify {} --verify-tc {CLOCK}",
+                run.display()
+            ),
+            (VerdictOutcome::Failed, _) => format!(
+                "FAILED: the tuned values play worse than the start ({:+.1} ± {:.1} Elo): do not use them. What to \
+                 try: positions of the engine's own games (tune datagen --engine), a stronger pull toward the start \
+                 (--l2), fewer options (--probe, or a smaller --space)",
+                v.elo, v.elo_error
+            ),
+            (VerdictOutcome::Undecided, _) => format!(
+                "UNDECIDED after {} games ({:+.1} ± {:.1} Elo): do not use the values yet. More games decide \
+                 it:\n  tune verify {} --verify-games {}{}",
+                v.games,
+                v.elo,
+                v.elo_error,
+                run.display(),
+                (v.games * 2).max(2),
+                if v.screen { String::new() } else { format!(" --verify-tc {}", v.control) }
+            ),
+        },
+    }
+}
+
 #[cfg(test)]
 #[path = "advice_tests.rs"]
 mod tests;

@@ -17,6 +17,7 @@ use anyhow::{bail, Result};
 use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
+use crate::play::engines::engine_process::EngineSpec;
 use crate::play::games::stats::{EloModel, Sprt};
 use crate::play::limit::MoveLimit;
 pub use crate::run::verdict::{Standing, Verdict, VerdictOutcome, CLOCK};
@@ -107,5 +108,96 @@ impl Contenders {
     pub fn changed(&self) -> bool {
         self.eval.as_ref().is_some_and(|e| e.values() != self.start_eval.values())
             || self.search.as_ref().is_some_and(|s| s.values() != self.start_search.values())
+    }
+}
+
+/// An engine binary's tuned option values against its starting ones (`tune texel --engine`,
+/// a black-box tuner's `--fitness engine`): the same binary, with the same fixed options, on
+/// both sides. Kept in the run's result.json (`engine_pairing`) so `tune verify RUN` plays it
+/// later.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineContenders {
+    /// The engine as it always runs (its fixed options included).
+    pub spec: EngineSpec,
+    /// Option values as `setoption` takes them.
+    pub start: Vec<(String, String)>,
+    pub tuned: Vec<(String, String)>,
+}
+
+impl EngineContenders {
+    /// The engine's spec with these option values set (after its fixed ones), named `name`.
+    pub fn spec_with(&self, name: &str, values: &[(String, String)]) -> EngineSpec {
+        let mut spec = self.spec.clone();
+        spec.name = name.to_string();
+        for (option, value) in values {
+            spec.options.retain(|(n, _)| !crate::play::engines::uci_option::same_name(n, option));
+            spec.options.push((option.clone(), value.clone()));
+        }
+        spec
+    }
+
+    /// Whether any tuned value differs from its start.
+    pub fn changed(&self) -> bool {
+        self.tuned.iter().any(|(name, value)| {
+            self.start.iter().find(|(n, _)| n == name).is_none_or(|(_, start)| start != value)
+        })
+    }
+
+    /// As result.json keeps it.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "command": self.spec.command,
+            "args": self.spec.args,
+            "working_dir": self.spec.working_dir,
+            "fixed_options": self.spec.options,
+            "start": self.start,
+            "tuned": self.tuned,
+        })
+    }
+
+    /// Back from result.json's `engine_pairing`.
+    pub fn from_json(value: &serde_json::Value) -> Result<EngineContenders> {
+        #[derive(serde::Deserialize)]
+        struct Kept {
+            command: std::path::PathBuf,
+            #[serde(default)]
+            args: Vec<String>,
+            #[serde(default)]
+            working_dir: Option<std::path::PathBuf>,
+            #[serde(default)]
+            fixed_options: Vec<(String, String)>,
+            start: Vec<(String, String)>,
+            tuned: Vec<(String, String)>,
+        }
+        let kept: Kept = serde_json::from_value(value.clone())
+            .map_err(|e| anyhow::anyhow!("result.json's engine_pairing: {e}"))?;
+        let name =
+            kept.command.file_name().map_or_else(|| "engine".into(), |n| n.to_string_lossy().into_owned());
+        Ok(EngineContenders {
+            spec: EngineSpec {
+                name,
+                command: kept.command,
+                args: kept.args,
+                options: kept.fixed_options,
+                working_dir: kept.working_dir,
+                protocol: crate::play::engines::engine_process::Protocol::Uci,
+            },
+            start: kept.start,
+            tuned: kept.tuned,
+        })
+    }
+}
+
+/// Who a verification plays: our values in this process, or an engine binary with the tuned
+/// option values against itself with the starting ones (over UCI, through the same runner).
+#[derive(Clone)]
+pub enum Pairing {
+    Values(Contenders),
+    Engine(EngineContenders),
+}
+
+impl From<Contenders> for Pairing {
+    fn from(contenders: Contenders) -> Pairing {
+        Pairing::Values(contenders)
     }
 }

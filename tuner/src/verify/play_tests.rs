@@ -27,8 +27,13 @@ fn crippled() -> EvalParamSet {
     baked.with_values(&values)
 }
 
-fn contenders(start: EvalParamSet, tuned: EvalParamSet) -> Contenders {
-    Contenders { start_eval: start, start_search: SearchParamSet::baked(), eval: Some(tuned), search: None }
+fn contenders(start: EvalParamSet, tuned: EvalParamSet) -> Pairing {
+    Pairing::Values(Contenders {
+        start_eval: start,
+        start_search: SearchParamSet::baked(),
+        eval: Some(tuned),
+        search: None,
+    })
 }
 
 #[test]

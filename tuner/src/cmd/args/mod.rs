@@ -3,10 +3,12 @@
 //! [`MatchSettings`](crate::play::runs::settings::MatchSettings), `tune.rs` (the black-box tuners')
 //! gives [`TuneSettings`](crate::fitness::setup::TuneSettings), `recipe.rs` (a Texel fit's data
 //! and objective) gives [`RecipeChoice`](crate::model::recipe::RecipeChoice), `verify.rs` (the
-//! verification SPRT) gives [`VerifySettings`](crate::verify::VerifySettings); `choices.rs`
+//! verification SPRT) gives [`VerifySettings`](crate::verify::VerifySettings), `engine_eval.rs`
+//! (`tune texel --engine`) gives the probe's and the trace's settings; `choices.rs`
 //! parses the library's enums. Nothing below `cmd/` sees a clap type.
 
 pub mod choices;
+pub mod engine_eval;
 pub mod play;
 pub mod recipe;
 pub mod tune;

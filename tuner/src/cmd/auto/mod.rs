@@ -451,7 +451,7 @@ fn clock_confirms(
     let settings = VerifySettings { first: Some(args.verify.confirmation()?), confirm: None, bake: true };
     let mut play = PlayArgs::defaults();
     (play.concurrency, play.seed, play.quiet) = (args.concurrency, args.seed, args.quiet);
-    let verdict = play_verification(run, &contenders, &settings, &play.settings(), true)?;
+    let verdict = play_verification(run, &contenders.into(), &settings, &play.settings(), true)?;
     println!("{}", verdict.lines());
     *played = Some(verdict.clone());
     let passed = Standing::Verified(verdict);
