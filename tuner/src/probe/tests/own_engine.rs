@@ -258,7 +258,7 @@ fn in_process_seconds(fens: &[String], command: &str) -> f64 {
 #[test]
 #[ignore = "a measurement: needs a uci-tunables build and an idle machine (see the module's comment)"]
 fn probe_and_trace_throughput() {
-    let positions = labelled(4000, 21);
+    let positions = labelled(3000, 12);
     let fens: Vec<String> = positions.iter().map(|(f, _)| f.clone()).collect();
     let eval_in_process = in_process_seconds(&fens, "eval");
     let trace_in_process = in_process_seconds(&fens, "trace");
