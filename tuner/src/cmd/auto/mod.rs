@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
+mod engine;
 mod record;
 mod stages;
 
@@ -166,6 +167,9 @@ pub struct AutoArgs {
     /// Hide progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The loop on another UCI engine (`--engine`).
+    #[command(flatten)]
+    pub external: engine::AutoEngineArgs,
 }
 
 /// The values the run started from, in its folder.
@@ -181,8 +185,14 @@ pub fn run(args: &AutoArgs) -> Result<()> {
 fn run_sitting(args: &AutoArgs, halt_after: Option<usize>) -> Result<()> {
     // A resumed run starts from the values it first started from, kept in its folder.
     let (eval_file, search_file) = (args.out.join(START_EVAL), args.out.join(START_SEARCH));
-    let start_eval =
-        EvalParamSet::load(if args.resume && eval_file.is_file() { &eval_file } else { &args.params })?;
+    let start_eval = if args.resume && eval_file.is_file() {
+        EvalParamSet::load(&eval_file)?
+    } else if args.external.engine.is_some() && !args.params.is_file() {
+        // An --engine run tunes none of our params: the built-in ones stand in, unused.
+        EvalParamSet::baked()
+    } else {
+        EvalParamSet::load(&args.params)?
+    };
     let start_search = match &args.search_params {
         _ if args.resume && search_file.is_file() => SearchParamSet::load(&search_file)?,
         Some(path) => SearchParamSet::load(path)?,
@@ -255,6 +265,9 @@ fn run_sitting(args: &AutoArgs, halt_after: Option<usize>) -> Result<()> {
         let stage = args.stages[state.next];
         let dir = args.out.join(format!("cycle-{}", state.cycle)).join(stage.name());
         let search = SearchParamSet::load(&state.search)?;
+        if stage == Stage::Spsa && args.external.engine.is_some() {
+            engine::write_space(args, &state, &dir)?;
+        }
         let words = stage_words(args, &state, stage, &dir, &search, resume && resumable(stage, &dir))?;
         let command = format!("tune {} {}", stage.name(), shlex::try_join(words.iter().map(String::as_str))?);
         println!(
@@ -328,7 +341,9 @@ fn check(args: &AutoArgs, start_search: &SearchParamSet) -> Result<()> {
     if args.stages.contains(&Stage::Pbil) && args.pbil_only.is_empty() {
         bail!("the pbil stage needs --pbil-only GLOB...: the evaluation terms it tunes over self-play");
     }
-    if args.stages.contains(&Stage::Spsa) && spsa_only(args, start_search).is_empty() {
+    if let Some(binary) = &args.external.engine {
+        engine::check(args, binary)?;
+    } else if args.stages.contains(&Stage::Spsa) && spsa_only(args, start_search).is_empty() {
         bail!("the spsa stage has no search constant to tune");
     }
     if [args.datagen_games, args.tune_games].contains(&0) || args.texel_epochs == 0 {
@@ -396,6 +411,9 @@ fn finish(
     } else {
         None
     };
+    if args.external.engine.is_some() {
+        engine::write_options(run, state)?;
+    }
     let mut result = write_results(run, state, start_eval, start_search, baked)?;
     if let Some(verdict) = clock_verdict {
         let verdict = serde_json::to_value(&verdict)?;
@@ -414,13 +432,15 @@ fn finish(
         println!("  {}", describe(record));
     }
     let last = state.stages.last();
+    let values = if args.external.engine.is_some() {
+        format!("the engine's options in {}", run.file("options.txt").display())
+    } else {
+        format!("values in {} and {}", run.file("tuned.toml").display(), run.file("search.toml").display())
+    };
     println!(
-        "{kept} stages kept: {:+.1} ± {:.1} Elo cumulative (the sum of the kept stages' SPRT estimates); \
-         values in {} and {}",
+        "{kept} stages kept: {:+.1} ± {:.1} Elo cumulative (the sum of the kept stages' SPRT estimates); {values}",
         last.map_or(0.0, |r| r.cumulative_elo),
         last.map_or(0.0, |r| r.cumulative_error),
-        run.file("tuned.toml").display(),
-        run.file("search.toml").display()
     );
     Ok(())
 }

@@ -32,6 +32,9 @@ pub(super) struct State {
     pub(super) partial_seconds: f64,
     /// The datagen stages' positions.
     pub(super) positions: Vec<PathBuf>,
+    /// An `--engine` run's values: the options its passed stages tuned, by name.
+    #[serde(default)]
+    pub(super) options: Vec<(String, String)>,
     pub(super) stages: Vec<StageRecord>,
     /// Why the loop ended (None while it runs).
     pub(super) ended: Option<String>,
@@ -50,6 +53,7 @@ impl State {
             seconds: 0.0,
             partial_seconds: 0.0,
             positions: Vec::new(),
+            options: Vec::new(),
             stages: Vec::new(),
             ended: None,
         }
@@ -140,6 +144,8 @@ pub(super) fn finished_stage(
     record.llr = verdict["llr"].as_f64();
     record.kept = record.verdict.as_deref() == Some("passed");
     if record.kept {
+        // An engine's options (an --engine run), or our params files.
+        super::engine::keep_values(state, &result);
         let (eval, search) = (dir.join("tuned.toml"), dir.join("search.toml"));
         if eval.is_file() {
             state.eval = eval;
@@ -214,7 +220,10 @@ pub(super) fn write_results(
         "hours": state.seconds / 3600.0,
         "eval": state.eval,
         "search": state.search,
-        "changed": eval.values() != start_eval.values() || search.values() != start_search.values(),
+        "options": state.options,
+        "changed": eval.values() != start_eval.values()
+            || search.values() != start_search.values()
+            || !state.options.is_empty(),
         "ended": state.ended,
         "baked": baked,
     });

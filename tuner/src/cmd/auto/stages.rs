@@ -123,6 +123,10 @@ pub(super) fn stage_words(
     if resume {
         words.push("--resume".into());
     }
+    if let Some(binary) = &args.external.engine {
+        words.extend(super::engine::stage_words(args, state, stage, dir, binary)?);
+        return with_extra(args, stage, words);
+    }
     match stage {
         Stage::Datagen => words.extend([
             "--engine".into(),
@@ -168,6 +172,11 @@ pub(super) fn stage_words(
             words.extend(args.verify.words());
         }
     }
+    with_extra(args, stage, words)
+}
+
+/// The stage's command line with the user's `--<stage>-args` after the loop's options.
+fn with_extra(args: &AutoArgs, stage: Stage, mut words: Vec<String>) -> Result<Vec<String>> {
     let extra = match stage {
         Stage::Datagen => &args.datagen_args,
         Stage::Texel => &args.texel_args,

@@ -94,6 +94,19 @@ fn whetstone_trace_answers_give_the_in_process_store_and_layout() {
     assert_eq!(starts, set.values());
 }
 
+#[test]
+fn a_level_end_game_gets_no_complexity_in_the_rebuilt_evaluation() {
+    // The end-game sum is exactly 0 here, so the engine adds no complexity (its sign is 0); a
+    // rebuild with f64::signum (1 at 0) added it and missed the eval line by 3.7 cp.
+    let fen = "rn3b2/p1p1p3/2bn1kpr/P4p1p/1p1P1P1P/2P4R/RPN1N1P1/3K1BB1 b - - 0 25".to_string();
+    let declaration = Declaration::parse(&answers(std::slice::from_ref(&fen), "trace weights")[0]).unwrap();
+    let trace = PositionTrace::parse(&answers(&[fen], "trace")[0], &declaration).unwrap();
+    assert_eq!(trace.eval, Some(-36));
+    let rebuilt = declaration.evaluate(&trace);
+    assert!((rebuilt + 36.0).abs() < 0.5, "{rebuilt}");
+    check_eval(&trace, &declaration, 2.0).unwrap();
+}
+
 /// Positions labelled by our evaluation and a fixed noise: a win where σ(eval) clears the noise
 /// well, a loss where it falls well short, a draw between (random results would fit K to its
 /// lower bound and test nothing).
