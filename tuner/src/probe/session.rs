@@ -4,7 +4,8 @@
 //!
 //! Each request is `position fen ...`, the command, then `isready`: the `readyok` marks the end
 //! of the command's answer whatever the command prints, so an answer without the expected
-//! number is told at once (not after a time-out) and its text can be shown.
+//! number is told at once (not after a time-out) and its text can be shown. A searching command
+//! (`go depth 1`) is asked one position at a time instead, its answer ended by `bestmove`.
 
 use std::time::Duration;
 
@@ -59,6 +60,9 @@ impl Session {
         command: &str,
         timeout: Duration,
     ) -> (Vec<Vec<String>>, Option<EngineError>) {
+        if is_search(command) {
+            return self.ask_searching(fens, command, timeout);
+        }
         let mut requests = String::new();
         for fen in fens {
             requests.push_str(&position_command(fen, &[]));
@@ -86,6 +90,44 @@ impl Session {
             }
         }
     }
+}
+
+impl Session {
+    /// [`Session::ask`] for a command that searches (`go depth 1`: the score of a shallow search,
+    /// for an engine that prints no static evaluation). A UCI engine answers `isready` at once
+    /// even while it searches, so these requests go one at a time, each answer ended by its
+    /// `bestmove`, each after a `ucinewgame` so that no search reuses the previous one's table.
+    fn ask_searching(
+        &mut self,
+        fens: &[&str],
+        command: &str,
+        timeout: Duration,
+    ) -> (Vec<Vec<String>>, Option<EngineError>) {
+        let mut answers = Vec::with_capacity(fens.len());
+        for fen in fens {
+            let request = format!("ucinewgame\n{}\n{command}\n", position_command(fen, &[]));
+            let mut lines = Vec::new();
+            let result = self.engine.exchange(&request, "bestmove", timeout, |line| {
+                if line.starts_with("bestmove") {
+                    return Ok(true);
+                }
+                if !line.is_empty() {
+                    lines.push(line.to_string());
+                }
+                Ok(false)
+            });
+            if let Err(e) = result {
+                return (answers, Some(e));
+            }
+            answers.push(lines);
+        }
+        (answers, None)
+    }
+}
+
+/// Whether `command` starts a search (its answer ends with `bestmove`, not with `readyok`).
+pub fn is_search(command: &str) -> bool {
+    command.split_whitespace().next() == Some("go")
 }
 
 /// The spin declaration of `name`, or an error naming the engine's options.

@@ -36,7 +36,10 @@ pub struct EngineEvalArgs {
     /// data whatever the number of weights) instead of probing options.
     #[arg(long, conflicts_with = "probe", requires = "engine")]
     pub trace: bool,
-    /// The command that prints the engine's static evaluation after `position ...`.
+    /// The command that prints the engine's static evaluation after `position ...`. For an
+    /// engine without one, a shallow search (`go depth 1`, asked one position at a time after
+    /// `ucinewgame`, its answer ended by `bestmove`) with `--eval-pattern 'score cp (-?[0-9]+)'`
+    /// and `--eval-perspective side-to-move`.
     #[arg(long, default_value = "eval", value_name = "WORD")]
     pub eval_command: String,
     /// A regular expression whose first group is the evaluation's number; the last line of the

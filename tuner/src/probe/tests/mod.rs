@@ -162,6 +162,20 @@ fn a_perspective_that_does_not_fit_is_said_and_the_right_one_probes_the_same() {
     assert_eq!(stm.rows, white.rows);
 }
 
+#[test]
+fn a_shallow_search_s_score_probes_as_the_static_evaluation_when_it_is_the_same() {
+    // The toy's `go` reports its static evaluation from the side to move's view: probed through
+    // `go depth 1` (one position at a time, ended by `bestmove`) it gives the `eval` probe's rows.
+    let dir = TempDir::new("probe-search");
+    let mut s = settings(&[], &["material_1_mg", "advance_3"]);
+    s.eval.command = "go depth 1".to_string();
+    s.eval.pattern = r"score cp (-?[0-9]+)".to_string();
+    s.eval.perspective = Perspective::SideToMove;
+    let searched = probe(&positions(30, 7), &s, &dir.join("search.jsonl"), false).unwrap();
+    let evaluated = probe_toy(&[], &["material_1_mg", "advance_3"], &dir, 30).unwrap();
+    assert_eq!(searched.rows, evaluated.rows);
+}
+
 /// A probe of one option on 20 positions without the perspective check (fewer evaluations:
 /// each restart of the toy costs a Python start).
 fn probe_quick(flags: &[&str], dir: &Path, timeout: Duration) -> Probed {
