@@ -43,7 +43,7 @@ pub struct EngineEvalArgs {
     #[arg(long, default_value = "eval", value_name = "WORD")]
     pub eval_command: String,
     /// A regular expression whose first group is the evaluation's number; the last line of the
-    /// answer that matches wins [default: `Final evaluation:? +([-+]?[0-9]+(\.[0-9]+)?)`, the
+    /// answer that matches wins [default: `Final evaluation:?\s+([-+]?[0-9]+(?:\.[0-9]+)?)`, the
     /// line Stockfish and Whetstone end their `eval` with].
     #[arg(long, value_name = "REGEX")]
     pub eval_pattern: Option<String>,
