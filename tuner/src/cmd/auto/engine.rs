@@ -50,7 +50,9 @@ pub(super) fn check(args: &AutoArgs, engine: &Path) -> Result<()> {
         );
     }
     let e = &args.external;
-    if let Some(bad) = e.engine_option.iter().find(|o| o.split_once('=').is_none_or(|(n, _)| n.trim().is_empty())) {
+    if let Some(bad) =
+        e.engine_option.iter().find(|o| o.split_once('=').is_none_or(|(n, _)| n.trim().is_empty()))
+    {
         bail!("--engine-option `{bad}`: expected Name=Value (e.g. Hash=16)");
     }
     for &stage in &args.stages {
