@@ -144,13 +144,7 @@ impl Batch {
             let mg = inputs.sums[0][i] - curve.scale[0] * net;
             let eg = inputs.sums[1][i] - curve.scale[1] * net;
             // Complexity, last: eg + sign(eg) · max(c, -|eg|) (`terms::complexity`).
-            let sign = if eg > 0.0 {
-                1.0
-            } else if eg < 0.0 {
-                -1.0
-            } else {
-                0.0
-            };
+            let sign = super::vmath::sign(eg);
             let floor = -eg.abs();
             let c = inputs.complexity[i];
             let pass = c > floor;

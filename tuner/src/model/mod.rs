@@ -10,7 +10,7 @@ pub mod prior;
 pub mod recipe;
 pub mod store;
 pub mod traces;
-mod vmath;
+pub mod vmath;
 
 pub use kernel::Kernel;
 pub use objective::{Layout, Model};

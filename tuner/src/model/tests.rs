@@ -228,13 +228,7 @@ fn reference_eval(t: &whetstone::eval::EvalTrace, layout: &Layout, w: &[f64]) ->
         eg += sign * w[layout.curve_scale.1] * curve;
     }
     let c: f64 = t.complexity.iter().zip(layout.complexity).map(|(&n, slot)| n as f64 * w[slot]).sum();
-    let sign = if eg > 0.0 {
-        1.0
-    } else if eg < 0.0 {
-        -1.0
-    } else {
-        0.0
-    };
+    let sign = crate::model::vmath::sign(eg);
     eg += sign * c.max(-eg.abs());
     let scale = match t.context.verdict {
         Some(Verdict::Scale { white, black }) => (if eg > 0.0 { white } else { black }) as f64 / 128.0,

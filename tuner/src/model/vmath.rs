@@ -29,6 +29,19 @@ const EXP_POLY: [f64; 14] = {
     c
 };
 
+/// The sign of an end-game score as the engine takes it for its complexity: 0 at 0, where
+/// `f64::signum` would say 1 (`whetstone::eval::terms::complexity::adjustment`).
+#[inline]
+pub fn sign(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
 /// e^x. Arguments are clamped to [-708, 709], where e^x is a normal double; below that the
 /// result is about 3e-308 instead of smaller (no use of the objective tells the two apart).
 #[inline(always)]

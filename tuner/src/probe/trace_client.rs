@@ -254,16 +254,8 @@ impl Declaration {
             }
         }
         let c: f64 = t.complexity.iter().map(|&(e, n)| n as f64 * w(e, false)).sum();
-        // The engine's sign: 0 at a level end game (f64::signum would say 1 there, and add the
-        // complexity the engine does not).
-        let sign = if eg > 0.0 {
-            1.0
-        } else if eg < 0.0 {
-            -1.0
-        } else {
-            0.0
-        };
-        eg += sign * c.max(-eg.abs());
+        // The engine's sign: 0 at a level end game, which gets no complexity.
+        eg += crate::model::vmath::sign(eg) * c.max(-eg.abs());
         let factor = match t.scale {
             Some([white, black]) => (if eg > 0.0 { white } else { black }) as f64 / 128.0,
             None => 1.0,
