@@ -92,7 +92,7 @@ pub enum Command {
 impl Command {
     pub fn run(&self) -> Result<()> {
         match self {
-            Command::Texel(args) => texel::run(args),
+            Command::Texel(args) => texel_engine::run_texel(args),
             Command::Pbil(args) => pbil::run(args),
             Command::Clop(args) => clop::run(args),
             Command::Bayes(args) => bayes::run(args),

@@ -7,8 +7,8 @@
 //!    Ctrl-C; `--resume` continues from the checkpoint with the same result as an uninterrupted run.
 //! 4. Write the tuned params (TOML and the Rust module), a loss-curve PNG and a summary.
 //!
-//! With `--engine BINARY` the evaluation is another engine's, read through its binary
-//! (`texel_engine.rs`).
+//! With `--engine BINARY` the evaluation is another engine's, read through its binary: the
+//! command runs `texel_engine.rs` instead (`texel_engine::run_texel` chooses).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -141,9 +141,6 @@ pub fn run(args: &TexelArgs) -> Result<()> {
 pub const DEFAULT_L2: f64 = 0.003;
 
 fn run_in_pool(args: &TexelArgs) -> Result<()> {
-    if let Some(binary) = &args.external.engine {
-        return super::texel_engine::run(args, binary);
-    }
     let verify = args.verify.settings()?;
     let set = EvalParamSet::load(&args.params)?;
     let recipe = FitRecipe::resolve(&args.params, &args.recipe.choice(), DEFAULT_L2, "texel")?;

@@ -39,6 +39,15 @@ struct Outcome {
     summary: String,
 }
 
+/// `tune texel`: Whetstone's evaluation in process (`texel.rs`), or with `--engine` another
+/// engine's through its binary (this file).
+pub fn run_texel(args: &TexelArgs) -> Result<()> {
+    match &args.external.engine {
+        Some(binary) => run(args, binary),
+        None => super::texel::run(args),
+    }
+}
+
 pub fn run(args: &TexelArgs, binary: &Path) -> Result<()> {
     let verify = args.verify.settings()?;
     if verify.bake {

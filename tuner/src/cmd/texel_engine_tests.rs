@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use whetstone::{Color, PieceType};
 
-use super::super::texel::{self, TexelArgs};
+use super::super::texel::TexelArgs;
 use crate::cmd::args::tuner_args;
 use crate::testutil::{random_positions, testdata, TempDir};
 
@@ -62,7 +62,7 @@ fn a_probe_through_the_toy_engine_fits_its_options_and_writes_them_as_its_own() 
     let out = dir.join("run");
     let extra =
         ["--probe", "material_*_mg", "--fresh", "new-game", "--epochs", "80", "--rounds", "1", "--no-verify"];
-    texel::run(&args(&out, &data, &extra)).unwrap();
+    super::run_texel(&args(&out, &data, &extra)).unwrap();
     let result = result(&out);
     assert_eq!(result["mode"], "probe");
     // The glob reached every middle-game material option the toy declares.
@@ -83,7 +83,7 @@ fn a_probe_through_the_toy_engine_fits_its_options_and_writes_them_as_its_own() 
     assert!(summary.contains("round 0: K = "), "{summary}");
     // Run again with --resume: the journals hold every answer, and the values are the same.
     let resumed: Vec<&str> = extra.iter().copied().chain(["--resume"]).collect();
-    texel::run(&args(&out, &data, &resumed)).unwrap();
+    super::run_texel(&args(&out, &data, &resumed)).unwrap();
     assert_eq!(self::result(&out)["values"], result["values"]);
 }
 
@@ -92,7 +92,7 @@ fn a_trace_through_the_toy_engine_fits_every_weight_an_option_holds() {
     let dir = TempDir::new("texel-engine-trace");
     let data = material_data(&dir, 120);
     let out = dir.join("run");
-    texel::run(&args(&out, &data, &["--trace", "--epochs", "60", "--no-verify"])).unwrap();
+    super::run_texel(&args(&out, &data, &["--trace", "--epochs", "60", "--no-verify"])).unwrap();
     let result = result(&out);
     assert_eq!(result["mode"], "trace");
     let values = result["values"].as_object().unwrap();
@@ -111,7 +111,7 @@ fn bad_requests_are_refused_by_name() {
     let dir = TempDir::new("texel-engine-bad");
     let data = material_data(&dir, 20);
     let out = dir.join("run");
-    let error = |extra: &[&str]| format!("{:#}", texel::run(&args(&out, &data, extra)).unwrap_err());
+    let error = |extra: &[&str]| format!("{:#}", super::run_texel(&args(&out, &data, extra)).unwrap_err());
     assert!(error(&[]).contains("--engine needs what to tune: --probe OPTION... "), "{}", error(&[]));
     let e = error(&["--probe", "queen_bonus*"]);
     assert!(
@@ -124,8 +124,9 @@ fn bad_requests_are_refused_by_name() {
     let e = error(&["--probe", "material_1_mg", "--bake"]);
     assert!(e.contains("--bake bakes Whetstone's own build"), "{e}");
     let toy = toy();
-    let alone =
-        |words: &[&str]| format!("{:#}", texel::run(&tuner_args::<TexelArgs>(&out, words)).unwrap_err());
+    let alone = |words: &[&str]| {
+        format!("{:#}", super::run_texel(&tuner_args::<TexelArgs>(&out, words)).unwrap_err())
+    };
     let e = alone(&["--engine", &toy, "--probe", "material_1_mg"]);
     assert!(e.contains("--engine needs --data"), "{e}");
     let data = data.display().to_string();
@@ -140,7 +141,7 @@ fn the_tuned_options_play_the_start_over_uci_and_the_verdict_is_recorded() {
     let out = dir.join("run");
     let extra = ["--probe", "material_1_mg", "material_3_mg", "--fresh", "new-game", "--epochs", "80"];
     let verify = ["--verify-nodes", "1", "--verify-games", "4"];
-    texel::run(&args(&out, &data, &[&extra[..], &verify[..]].concat())).unwrap();
+    super::run_texel(&args(&out, &data, &[&extra[..], &verify[..]].concat())).unwrap();
     let result = result(&out);
     let outcome = result["verdict"]["outcome"].as_str().unwrap();
     assert!(["passed", "failed", "undecided"].contains(&outcome), "{result}");

@@ -203,16 +203,6 @@ fn space_names(args: &AutoArgs) -> Result<Vec<String>> {
         .collect())
 }
 
-/// A passed stage's values, from its result.json's `engine_pairing`, into the loop's options.
-pub(super) fn keep_values(state: &mut State, result: &serde_json::Value) {
-    let Some(tuned) = result["engine_pairing"]["tuned"].as_array() else { return };
-    for pair in tuned {
-        let (Some(name), Some(value)) = (pair[0].as_str(), pair[1].as_str()) else { continue };
-        state.options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-        state.options.push((name.to_string(), value.to_string()));
-    }
-}
-
 /// The loop's final values as the engine takes them: `options.txt` (setoption lines) in the run
 /// folder; nothing when no stage was kept.
 pub(super) fn write_options(run: &crate::run::RunDir, state: &State) -> Result<()> {

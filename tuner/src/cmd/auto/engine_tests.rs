@@ -4,7 +4,7 @@ use std::path::Path;
 
 use whetstone::search::SearchParamSet;
 
-use super::super::record::{read_json, State};
+use super::super::record::{keep_values, read_json, State};
 use super::super::stages::stage_words;
 use super::super::{run, AutoArgs, Stage};
 use super::*;

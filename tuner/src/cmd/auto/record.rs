@@ -145,7 +145,7 @@ pub(super) fn finished_stage(
     record.kept = record.verdict.as_deref() == Some("passed");
     if record.kept {
         // An engine's options (an --engine run), or our params files.
-        super::engine::keep_values(state, &result);
+        keep_values(state, &result);
         let (eval, search) = (dir.join("tuned.toml"), dir.join("search.toml"));
         if eval.is_file() {
             state.eval = eval;
@@ -157,6 +157,16 @@ pub(super) fn finished_stage(
         record.cumulative_error = record.cumulative_error.hypot(record.elo_error.unwrap_or(0.0));
     }
     Ok(record)
+}
+
+/// A passed stage's values, from its result.json's `engine_pairing`, into the loop's options.
+pub(super) fn keep_values(state: &mut State, result: &serde_json::Value) {
+    let Some(tuned) = result["engine_pairing"]["tuned"].as_array() else { return };
+    for pair in tuned {
+        let (Some(name), Some(value)) = (pair[0].as_str(), pair[1].as_str()) else { continue };
+        state.options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        state.options.push((name.to_string(), value.to_string()));
+    }
 }
 
 pub(super) fn describe(r: &StageRecord) -> String {

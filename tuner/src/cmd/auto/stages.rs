@@ -212,7 +212,7 @@ pub(super) fn parse_stage(stage: Stage, words: &[String]) -> Result<StageArgs> {
 pub(super) fn run_stage(stage: Stage, words: &[String]) -> Result<()> {
     match parse_stage(stage, words)? {
         StageArgs::Datagen(args) => datagen::run(&args),
-        StageArgs::Texel(args) => texel::run(&args),
+        StageArgs::Texel(args) => crate::cmd::texel_engine::run_texel(&args),
         StageArgs::Spsa(args) => spsa::run(&args),
         StageArgs::Pbil(args) => pbil::run(&args),
     }
