@@ -174,13 +174,7 @@ pub(super) fn stage_words(
             );
             words.extend(option_words(args, state, &names));
             words.extend(["--space".into(), path(&space_file(dir))]);
-            words.extend([
-                "--games".into(),
-                args.tune_games.to_string(),
-                "--nodes".into(),
-                args.tune_nodes.to_string(),
-            ]);
-            words.extend(args.verify.words());
+            words.extend(super::stages::tuning_words(args));
         }
         Stage::Pbil => {
             bail!("the pbil stage tunes Whetstone's params; an --engine run has datagen, texel and spsa")
