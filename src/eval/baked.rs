@@ -74,8 +74,11 @@ pub mod idx {
     pub const COMPLEXITY_BOTH_FLANKS: usize = 656;
     pub const COMPLEXITY_PAWNS_ONLY: usize = 657;
     pub const COMPLEXITY_OFFSET: usize = 658;
+    pub const THREAT_WEAK_PAWN: usize = 659;
+    pub const THREAT_OVERLOADED: usize = 660;
+    pub const THREAT_QUEEN_ATTACKED: usize = 661;
     /// Number of elements in all.
-    pub const COUNT: usize = 659;
+    pub const COUNT: usize = 662;
 }
 
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
@@ -537,6 +540,24 @@ pub const COMPLEXITY_OFFSET: [S; 1] = [
     S( -71,  -71),
 ];
 
+/// Enemy pawn that none of our pawns attacks, poorly defended: attacked and not defended, or attacked twice, defended at most once and by no pawn (Ethereal's weak pawn).
+#[rustfmt::skip]
+pub const THREAT_WEAK_PAWN: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Enemy knight, bishop, rook or queen attacked exactly once and defended exactly once: its one defender may be overloaded (Ethereal's).
+#[rustfmt::skip]
+pub const THREAT_OVERLOADED: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Enemy queen attacked by any piece or pawn of ours (Ethereal's), on top of the threat by victim.
+#[rustfmt::skip]
+pub const THREAT_QUEEN_ATTACKED: [S; 1] = [
+    S(   0,    0),
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -610,6 +631,9 @@ pub fn param_set() -> ParamSet {
             term("complexity.both_flanks", "End-game complexity: pawns on both the queen's side (files a-d) and the king's side (files e-h).", Shape::Scalar, false, true, -300, 300, &COMPLEXITY_BOTH_FLANKS, &[]),
             term("complexity.pawns_only", "End-game complexity: no pieces on the board but kings and pawns.", Shape::Scalar, false, true, -300, 300, &COMPLEXITY_PAWNS_ONLY, &[]),
             term("complexity.offset", "End-game complexity: a constant part (negative: drawish unless the other parts say otherwise).", Shape::Scalar, false, true, -500, 500, &COMPLEXITY_OFFSET, &[]),
+            term("threat.weak_pawn", "Enemy pawn that none of our pawns attacks, poorly defended: attacked and not defended, or attacked twice, defended at most once and by no pawn (Ethereal's weak pawn).", Shape::Scalar, true, true, -300, 300, &THREAT_WEAK_PAWN, &[]),
+            term("threat.overloaded", "Enemy knight, bishop, rook or queen attacked exactly once and defended exactly once: its one defender may be overloaded (Ethereal's).", Shape::Scalar, true, true, -300, 300, &THREAT_OVERLOADED, &[]),
+            term("threat.queen_attacked", "Enemy queen attacked by any piece or pawn of ours (Ethereal's), on top of the threat by victim.", Shape::Scalar, true, true, -300, 300, &THREAT_QUEEN_ATTACKED, &[]),
         ],
     }
 }

@@ -1,6 +1,6 @@
 //! Threats: enemy pieces attacked by our pawns, minor pieces and rooks (by victim), enemy pieces
-//! attacked and not defended (hanging, and by the king), pawn pushes that would attack a piece, and heavy pieces
-//! on the seventh rank. Read after every piece's attacks are recorded in [`AttackInfo`].
+//! attacked and not defended (hanging, and by the king), weak pawns, overloaded pieces, an attacked
+//! queen, pawn pushes that would attack a piece, and heavy pieces on the seventh rank. Read after every piece's attacks are recorded in [`AttackInfo`].
 
 use crate::board::Position;
 use crate::eval::accumulator::Accumulator;
@@ -47,6 +47,30 @@ pub fn threats<A: Accumulator>(pos: &Position, color: Color, info: &AttackInfo, 
     let by_king = (undefended & attacks[PieceType::King.index()]).count() as i32;
     if by_king > 0 {
         acc.add(color, idx::THREAT_BY_KING, by_king);
+    }
+
+    // Ethereal's weak pawns: enemy pawns none of our pawns attack, but that we attack and they do
+    // not defend, or attack twice while they defend once at most and with no pawn.
+    let poorly_defended = (info.all[us_i] & !info.all[them_i])
+        | (info.twice[us_i] & !info.twice[them_i] & !info.by_type[them_i][PieceType::Pawn.index()]);
+    let weak_pawns = (enemy_pawns & !attacks[PieceType::Pawn.index()] & poorly_defended).count() as i32;
+    if weak_pawns > 0 {
+        acc.add(color, idx::THREAT_WEAK_PAWN, weak_pawns);
+    }
+    // Pieces attacked once and defended once: the one defender is tied to them.
+    let overloaded = (enemies & !enemy_pawns)
+        & info.all[us_i]
+        & !info.twice[us_i]
+        & info.all[them_i]
+        & !info.twice[them_i];
+    let overloaded = overloaded.count() as i32;
+    if overloaded > 0 {
+        acc.add(color, idx::THREAT_OVERLOADED, overloaded);
+    }
+    // An attacked queen costs its side a tempo whatever attacks it.
+    let queens_attacked = (pos.pieces(them, PieceType::Queen) & info.all[us_i]).count() as i32;
+    if queens_attacked > 0 {
+        acc.add(color, idx::THREAT_QUEEN_ATTACKED, queens_attacked);
     }
 
     // Safe pawn pushes (one step, to a square no enemy pawn attacks and that is defended or not
@@ -99,6 +123,35 @@ mod tests {
         // Defended, the knight is threatened but not hanging.
         let defended = "4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1";
         assert_eq!(coefficient(defended, idx::THREAT_HANGING), 0);
+    }
+
+    #[test]
+    fn a_pawn_no_pawn_attacks_and_that_is_outnumbered_is_weak() {
+        // The knight e3 attacks d5, nothing defends it.
+        let lone = "4k3/7p/8/3p4/8/4N3/P7/4K3 w - - 0 1";
+        assert_eq!(coefficient(lone, idx::THREAT_WEAK_PAWN), 1);
+        // Colours swapped: Black's.
+        assert_eq!(coefficient("4k3/p7/4n3/8/3P4/8/7P/4K3 b - - 0 1", idx::THREAT_WEAK_PAWN), -1);
+        // Attacked by a pawn: a threat by pawn, not a weak pawn (and e4 is not weak for Black either).
+        assert_eq!(coefficient("4k3/7p/8/3p4/4P3/4N3/8/4K3 w - - 0 1", idx::THREAT_WEAK_PAWN), 0);
+        // Two knights against the rook's one defence: weak; defended by a pawn instead: not.
+        assert_eq!(coefficient("3rk3/7p/8/3p4/1N6/4N3/P7/4K3 w - - 0 1", idx::THREAT_WEAK_PAWN), 1);
+        assert_eq!(coefficient("4k3/7p/4p3/3p4/1N6/4N3/P7/4K3 w - - 0 1", idx::THREAT_WEAK_PAWN), 0);
+    }
+
+    #[test]
+    fn a_piece_attacked_once_and_defended_once_is_overloaded() {
+        // The bishop b3 attacks the knight d5, which only the pawn e6 defends.
+        assert_eq!(coefficient("4k3/8/4p3/3n4/8/1B6/P7/4K3 w - - 0 1", idx::THREAT_OVERLOADED), 1);
+        // A second attacker, the rook d1: outnumbered, no longer counted.
+        assert_eq!(coefficient("4k3/8/4p3/3n4/8/1B6/P7/3RK3 w - - 0 1", idx::THREAT_OVERLOADED), 0);
+    }
+
+    #[test]
+    fn a_queen_attacked_by_anything_counts() {
+        // The rook d1 attacks the queen d5; the queen's own attack on the rook is no queen threat.
+        assert_eq!(coefficient("4k3/p7/8/3q4/8/8/P7/3RK3 w - - 0 1", idx::THREAT_QUEEN_ATTACKED), 1);
+        assert_eq!(coefficient("4k3/p7/8/3q4/8/8/P7/4K3 w - - 0 1", idx::THREAT_QUEEN_ATTACKED), 0);
     }
 
     #[test]
