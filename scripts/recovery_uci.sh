@@ -8,15 +8,19 @@
 # -Elo(start vs baked).
 #
 # Usage: scripts/recovery_uci.sh [probe|trace]
-# Environment: DATA (positions to fit on; default the set today's build was tuned on),
-# TC (3+0.03), CHECK_GAMES (each measurement, 1000), OUT (reports/recovery-uci). Reruns reuse
-# finished runs and measurements (delete a folder to redo it).
+# Environment: DATA (positions to fit on; default the set today's build was tuned on), POSITIONS
+# (fit on the file's first POSITIONS lines only, whole games, to shorten the probing; default all),
+# TC (3+0.03), CHECK_GAMES (the verification's cap and the tuned values' match, 1000), START_GAMES
+# (the perturbed start's match against the build: its loss is large, so fewer games measure it well
+# enough; default CHECK_GAMES), OUT (reports/recovery-uci). Reruns reuse finished runs and
+# measurements (delete a folder to redo it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MODE=${1:-probe}
 TC=${TC:-3+0.03}
 CHECK_GAMES=${CHECK_GAMES:-1000}
+START_GAMES=${START_GAMES:-$CHECK_GAMES}
 OUT=${OUT:-reports/recovery-uci}
 DATA=${DATA:-datasets/whetstone-selfplay4-1365k-eth8.epd.gz}
 NAMES=(bishop_pair_mg bishop_pair_eg rook_open_file_mg rook_open_file_eg
@@ -27,6 +31,11 @@ CARGO_TARGET_DIR=target/tunables cargo build --release -p whetstone --features u
 tune=target/release/tune
 engine=target/tunables/release/whetstone
 mkdir -p "$OUT"
+if [[ -n ${POSITIONS:-} ]]; then
+    sample="$OUT/first-$POSITIONS.epd"
+    [[ -f $sample ]] || { zcat -f "$DATA" | head -n "$POSITIONS" > "$sample"; }
+    DATA=$sample
+fi
 
 perturbed=()
 for name in "${NAMES[@]}"; do
@@ -47,20 +56,20 @@ if [[ ! -f "$OUT/$MODE/options.txt" ]]; then
 fi
 
 # A match against the build's own values at the clock, unless it has been played.
-measure() { # NAME OPTIONS...
-    local name=$1
-    shift
+measure() { # NAME GAMES OPTIONS...
+    local name=$1 games=$2
+    shift 2
     [[ -f "$OUT/$name-vs-baked/summary.json" ]] && return
-    "$tune" match --engine "$engine" "$@" --opponent "$engine" --tc "$TC" --games "$CHECK_GAMES" \
+    "$tune" match --engine "$engine" "$@" --opponent "$engine" --tc "$TC" --games "$games" \
         --seed 7 --quiet --out "$OUT/$name-vs-baked"
 }
 
-measure start "${perturbed[@]}"
+measure start "$START_GAMES" "${perturbed[@]}"
 tuned=()
 while read -r line; do
     [[ $line =~ ^setoption\ name\ (.*)\ value\ (.*)$ ]] && tuned+=(--engine-option "${BASH_REMATCH[1]}=${BASH_REMATCH[2]}")
 done < "$OUT/$MODE/options.txt"
-measure "$MODE" "${perturbed[@]}" "${tuned[@]}"
+measure "$MODE" "$CHECK_GAMES" "${perturbed[@]}" "${tuned[@]}"
 
 python3 - "$OUT" "$MODE" <<'EOF'
 import json, sys

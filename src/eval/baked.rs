@@ -77,8 +77,13 @@ pub mod idx {
     pub const THREAT_WEAK_PAWN: usize = 659;
     pub const THREAT_OVERLOADED: usize = 660;
     pub const THREAT_QUEEN_ATTACKED: usize = 661;
+    pub const SPACE_RESTRICT_PIECE: usize = 662;
+    pub const SPACE_RESTRICT_EMPTY: usize = 663;
+    pub const SPACE_CENTER_CONTROL: usize = 664;
+    pub const CLOSEDNESS_KNIGHT: usize = 665;
+    pub const CLOSEDNESS_ROOK: usize = 674;
     /// Number of elements in all.
-    pub const COUNT: usize = 662;
+    pub const COUNT: usize = 683;
 }
 
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
@@ -558,6 +563,38 @@ pub const THREAT_QUEEN_ATTACKED: [S; 1] = [
     S(   0,    0),
 ];
 
+/// Per piece or pawn (either side's) on a square we attack that the enemy attacks twice, we once and no pawn of ours (Ethereal's restricted squares).
+#[rustfmt::skip]
+pub const SPACE_RESTRICT_PIECE: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Per empty square we attack that the enemy attacks twice, we once and no pawn of ours (Ethereal's).
+#[rustfmt::skip]
+pub const SPACE_RESTRICT_EMPTY: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Per square of the big centre (files c-f, ranks 3-6) the enemy does not attack and we attack or occupy, while minors plus twice the rooks and queens of both sides exceed 12 (Ethereal's).
+#[rustfmt::skip]
+pub const SPACE_CENTER_CONTROL: [S; 1] = [
+    S(   0,    0),
+];
+
+/// Knight by how closed the position is: (pawns + 3 rammed pairs - 4 files without a pawn) / 3, 0 (open) to 8 (Ethereal's closedness); level 5, the start position's, is the reference (the knight's value holds it).
+#[rustfmt::skip]
+pub const CLOSEDNESS_KNIGHT: [S; 9] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(   0,    0),
+];
+
+/// Rook by how closed the position is, as closedness.knight (Ethereal's); level 5 is the reference.
+#[rustfmt::skip]
+pub const CLOSEDNESS_ROOK: [S; 9] = [
+    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(   0,    0),
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -634,6 +671,11 @@ pub fn param_set() -> ParamSet {
             term("threat.weak_pawn", "Enemy pawn that none of our pawns attacks, poorly defended: attacked and not defended, or attacked twice, defended at most once and by no pawn (Ethereal's weak pawn).", Shape::Scalar, true, true, -300, 300, &THREAT_WEAK_PAWN, &[]),
             term("threat.overloaded", "Enemy knight, bishop, rook or queen attacked exactly once and defended exactly once: its one defender may be overloaded (Ethereal's).", Shape::Scalar, true, true, -300, 300, &THREAT_OVERLOADED, &[]),
             term("threat.queen_attacked", "Enemy queen attacked by any piece or pawn of ours (Ethereal's), on top of the threat by victim.", Shape::Scalar, true, true, -300, 300, &THREAT_QUEEN_ATTACKED, &[]),
+            term("space.restrict_piece", "Per piece or pawn (either side's) on a square we attack that the enemy attacks twice, we once and no pawn of ours (Ethereal's restricted squares).", Shape::Scalar, true, true, -300, 300, &SPACE_RESTRICT_PIECE, &[]),
+            term("space.restrict_empty", "Per empty square we attack that the enemy attacks twice, we once and no pawn of ours (Ethereal's).", Shape::Scalar, true, true, -300, 300, &SPACE_RESTRICT_EMPTY, &[]),
+            term("space.center_control", "Per square of the big centre (files c-f, ranks 3-6) the enemy does not attack and we attack or occupy, while minors plus twice the rooks and queens of both sides exceed 12 (Ethereal's).", Shape::Scalar, true, true, -300, 300, &SPACE_CENTER_CONTROL, &[]),
+            term("closedness.knight", "Knight by how closed the position is: (pawns + 3 rammed pairs - 4 files without a pawn) / 3, 0 (open) to 8 (Ethereal's closedness); level 5, the start position's, is the reference (the knight's value holds it).", Shape::List, true, true, -300, 300, &CLOSEDNESS_KNIGHT, &[5]),
+            term("closedness.rook", "Rook by how closed the position is, as closedness.knight (Ethereal's); level 5 is the reference.", Shape::List, true, true, -300, 300, &CLOSEDNESS_ROOK, &[5]),
         ],
     }
 }

@@ -74,8 +74,11 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, acc: &mut A) -> EvalContext
     for defender in Color::ALL {
         terms::king::king_danger(pos, defender, &info, acc);
     }
+    let closedness = terms::closedness::closedness(pos);
     for color in Color::ALL {
         terms::threats::threats(pos, color, &info, acc);
+        terms::space::space(pos, color, &info, acc);
+        terms::closedness::closedness_pieces(pos, color, closedness, acc);
     }
     acc.add(pos.side_to_move(), baked::idx::TEMPO, 1);
     terms::complexity::complexity(pos, acc);

@@ -150,8 +150,11 @@ pub enum ParamsError {
     Duplicate { file: String, term: String },
     #[error("{file}: term '{term}' is not one {reader} knows")]
     Unknown { file: String, term: String, reader: &'static str },
-    #[error("{file}: term '{term}' is missing ({reader} needs it)")]
-    Missing { file: String, term: String, reader: &'static str },
+    #[error(
+        "{file}: term '{term}' is missing ({reader} needs it; a file older than the term can take its \
+         [[term]] block from {declared_in}, where a new term is 0 until tuned)"
+    )]
+    Missing { file: String, term: String, reader: &'static str, declared_in: &'static str },
     #[error("{file}: term '{term}' has {found} elements; {reader} expects {expected}")]
     WrongLength { file: String, term: String, reader: &'static str, expected: usize, found: usize },
     #[error("{file}: term '{term}'{element}: {value} is outside its bounds [{min}, {max}]")]
@@ -229,6 +232,7 @@ impl ParamSet {
                     file: file.into(),
                     term: expected.name.clone(),
                     reader: reader.name,
+                    declared_in: reader.declared_in,
                 });
             }
         }

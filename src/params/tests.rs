@@ -183,7 +183,7 @@ fn layout_check_finds_unknown_missing_and_wrong_length_terms() {
     assert!(
         matches!(missing.check_layout(&layout, "f", &EVALUATION), Err(ParamsError::Missing { term, .. }) if term == "pst.knight")
     );
-    assert_eq!(named(&missing), "dir/f.toml: term 'pst.knight' is missing (the evaluation needs it)");
+    assert_eq!(named(&missing), "dir/f.toml: term 'pst.knight' is missing (the evaluation needs it; a file older than the term can take its [[term]] block from params/eval.toml, where a new term is 0 until tuned)");
     let mut short = layout.clone();
     short.terms[0].shape = Shape::List;
     short.terms[0].mg.pop();
@@ -214,7 +214,7 @@ fn typed_sets_are_checked_against_their_own_layout() {
     let mut short = search.set().clone();
     let last = short.terms.pop().expect("the search has constants").name;
     let e = SearchParamSet::from_set(short, "s.toml").unwrap_err().to_string();
-    assert_eq!(e, format!("s.toml: term '{last}' is missing (the search needs it)"));
+    assert_eq!(e, format!("s.toml: term '{last}' is missing (the search needs it; a file older than the term can take its [[term]] block from params/search.toml, where a new term is 0 until tuned)"));
     // A file on disk names its path.
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("params/search.toml");
     let e = EvalParamSet::load(&path).unwrap_err().to_string();
@@ -235,7 +235,7 @@ fn known_terms_are_checked_and_new_ones_listed() {
     assert_eq!(EvalParamSet::check_known_terms(&grown, "g.toml").unwrap(), ["new.term"]);
     grown.terms.remove(0);
     let e = EvalParamSet::check_known_terms(&grown, "g.toml").unwrap_err().to_string();
-    assert_eq!(e, "g.toml: term 'material' is missing (the evaluation needs it)");
+    assert_eq!(e, "g.toml: term 'material' is missing (the evaluation needs it; a file older than the term can take its [[term]] block from params/eval.toml, where a new term is 0 until tuned)");
 }
 
 /// The shipped params file loads, matches the baked layout, and equals the baked values.

@@ -448,7 +448,7 @@ fn eval_file_errors_are_whole_and_name_the_file() {
     assert_eq!(
         notes(&out),
         [format!(
-            "info string EvalFile not loaded: {path}: term '{name}' is missing (the evaluation needs it)"
+            "info string EvalFile not loaded: {path}: term '{name}' is missing (the evaluation needs it; a file older than the term can take its [[term]] block from params/eval.toml, where a new term is 0 until tuned)"
         )]
     );
 }

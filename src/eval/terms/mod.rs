@@ -1,10 +1,12 @@
 //! The evaluation terms, by family. Each function is colour-blind: it scores one side, and the
 //! accumulator adds White's terms and subtracts Black's.
 
+pub mod closedness;
 pub mod complexity;
 pub mod king;
 pub mod pawns;
 pub mod pieces;
+pub mod space;
 pub mod threats;
 
 use crate::board::Position;
