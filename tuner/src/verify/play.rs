@@ -61,7 +61,7 @@ pub fn verify(
     let tally = &outcome.tally;
     if outcome.interrupted {
         bail!(
-            "verification interrupted after {} games; the run's --resume continues it (nothing is lost)",
+            "verification interrupted after {} games; the same command continues it (with --resume for a tuning run; nothing is lost)",
             tally.games()
         );
     }
