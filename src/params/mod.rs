@@ -152,7 +152,7 @@ pub enum ParamsError {
     Unknown { file: String, term: String, reader: &'static str },
     #[error(
         "{file}: term '{term}' is missing ({reader} needs it; a file older than the term can take its \
-         [[term]] block from {declared_in}, where a new term is 0 until tuned)"
+         [[term]] block from {declared_in})"
     )]
     Missing { file: String, term: String, reader: &'static str, declared_in: &'static str },
     #[error("{file}: term '{term}' has {found} elements; {reader} expects {expected}")]

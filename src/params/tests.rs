@@ -183,7 +183,7 @@ fn layout_check_finds_unknown_missing_and_wrong_length_terms() {
     assert!(
         matches!(missing.check_layout(&layout, "f", &EVALUATION), Err(ParamsError::Missing { term, .. }) if term == "pst.knight")
     );
-    assert_eq!(named(&missing), "dir/f.toml: term 'pst.knight' is missing (the evaluation needs it; a file older than the term can take its [[term]] block from params/eval.toml, where a new term is 0 until tuned)");
+    assert_eq!(named(&missing), "dir/f.toml: term 'pst.knight' is missing (the evaluation needs it; a file older than the term can take its [[term]] block from params/eval.toml)");
     let mut short = layout.clone();
     short.terms[0].shape = Shape::List;
     short.terms[0].mg.pop();
@@ -211,10 +211,11 @@ fn typed_sets_are_checked_against_their_own_layout() {
     assert!(e.starts_with("search.toml: term 'aspiration.window' is not one the evaluation knows"), "{e}");
     let e = SearchParamSet::from_set(eval.set().clone(), "eval.toml").unwrap_err().to_string();
     assert_eq!(e, "eval.toml: term 'material' is not one the search knows");
+    // A constant the build gives a value to (one at 0 would be taken from the build).
     let mut short = search.set().clone();
-    let last = short.terms.pop().expect("the search has constants").name;
+    let first = short.terms.remove(0).name;
     let e = SearchParamSet::from_set(short, "s.toml").unwrap_err().to_string();
-    assert_eq!(e, format!("s.toml: term '{last}' is missing (the search needs it; a file older than the term can take its [[term]] block from params/search.toml, where a new term is 0 until tuned)"));
+    assert_eq!(e, format!("s.toml: term '{first}' is missing (the search needs it; a file older than the term can take its [[term]] block from params/search.toml)"));
     // A file on disk names its path.
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("params/search.toml");
     let e = EvalParamSet::load(&path).unwrap_err().to_string();
@@ -228,14 +229,36 @@ fn typed_sets_are_checked_against_their_own_layout() {
     assert_ne!(changed, eval);
 }
 
+/// A file older than a term the build holds at 0 loads with that term at 0, in its place; a
+/// term the build gives values to is still missing.
+#[test]
+fn a_file_older_than_an_inert_term_loads_and_one_older_than_a_tuned_term_does_not() {
+    let mut layout = EvalParamSet::baked().into_set();
+    for i in [0, 5, 6] {
+        let term = &mut layout.terms[i];
+        term.mg.iter_mut().chain(term.eg.iter_mut()).for_each(|v| *v = 0);
+    }
+    let mut old = layout.clone();
+    old.terms.remove(6);
+    old.terms.remove(5);
+    old.terms.remove(0);
+    super::typed::add_inert_terms(&mut old, &layout);
+    assert_eq!(old, layout, "the first term and two in a row back in their places");
+    // Through the build's own layout: its first term has values, so a file without it fails.
+    let mut older = EvalParamSet::baked().into_set();
+    older.terms.remove(0);
+    let e = EvalParamSet::from_set(older, "older.toml").unwrap_err().to_string();
+    assert!(e.starts_with("older.toml: term 'material' is missing"), "{e}");
+}
+
 #[test]
 fn known_terms_are_checked_and_new_ones_listed() {
     let mut grown = EvalParamSet::baked().into_set();
     grown.terms.push(Term { name: "new.term".into(), ..grown.terms[0].clone() });
-    assert_eq!(EvalParamSet::check_known_terms(&grown, "g.toml").unwrap(), ["new.term"]);
+    assert_eq!(EvalParamSet::check_known_terms(&mut grown, "g.toml").unwrap(), ["new.term"]);
     grown.terms.remove(0);
-    let e = EvalParamSet::check_known_terms(&grown, "g.toml").unwrap_err().to_string();
-    assert_eq!(e, "g.toml: term 'material' is missing (the evaluation needs it; a file older than the term can take its [[term]] block from params/eval.toml, where a new term is 0 until tuned)");
+    let e = EvalParamSet::check_known_terms(&mut grown, "g.toml").unwrap_err().to_string();
+    assert_eq!(e, "g.toml: term 'material' is missing (the evaluation needs it; a file older than the term can take its [[term]] block from params/eval.toml)");
 }
 
 /// The shipped params file loads, matches the baked layout, and equals the baked values.

@@ -54,16 +54,23 @@ impl<L: Layout> CheckedSet<L> {
     }
 
     /// Checks a set against the build's layout; `file` names its source in error messages.
-    pub fn from_set(set: ParamSet, file: &str) -> Result<CheckedSet<L>, ParamsError> {
-        set.check_layout(&L::baked(), file, &L::READER)?;
+    /// A term the file lacks but the build holds at 0 throughout (a new term, inert until it is
+    /// tuned) is taken from the build: a file written before the term existed means exactly
+    /// that, so old params files and run folders keep working while a new term is tried.
+    pub fn from_set(mut set: ParamSet, file: &str) -> Result<CheckedSet<L>, ParamsError> {
+        let baked = L::baked();
+        add_inert_terms(&mut set, &baked);
+        set.check_layout(&baked, file, &L::READER)?;
         Ok(CheckedSet { set, layout: PhantomData })
     }
 
     /// Checks a set that may also declare terms the build does not read yet (how the evaluation
     /// grows: `tune export` gives new terms their index constants for the code that will read
-    /// them): the terms the build knows must have its layout. Returns the new terms' names.
-    pub fn check_known_terms(set: &ParamSet, file: &str) -> Result<Vec<String>, ParamsError> {
+    /// them): the terms the build knows must have its layout (those it holds at 0 are added, as
+    /// [`CheckedSet::from_set`] adds them). Returns the new terms' names.
+    pub fn check_known_terms(set: &mut ParamSet, file: &str) -> Result<Vec<String>, ParamsError> {
         let baked = L::baked();
+        add_inert_terms(set, &baked);
         let (known, new): (Vec<_>, Vec<_>) =
             set.terms.iter().cloned().partition(|t| baked.term(&t.name).is_some());
         ParamSet { terms: known }.check_layout(&baked, file, &L::READER)?;
@@ -97,6 +104,25 @@ impl<L: Layout> CheckedSet<L> {
     /// `source` names the TOML it came from.
     pub fn to_rust_module(&self, source: &str) -> Result<String, ParamsError> {
         to_rust_module(&self.set, source, L::MODULE)
+    }
+}
+
+/// Inserts into `set` each term of `layout` that it lacks and that is 0 in every element,
+/// after the layout's term before it (when `set` has that one; otherwise the layout check names
+/// what is missing).
+pub(super) fn add_inert_terms(set: &mut ParamSet, layout: &ParamSet) {
+    for (i, term) in layout.terms.iter().enumerate() {
+        let inert = term.mg.iter().chain(&term.eg).all(|&v| v == 0);
+        if !inert || set.term(&term.name).is_some() {
+            continue;
+        }
+        let at = match i {
+            0 => Some(0),
+            _ => set.terms.iter().position(|t| t.name == layout.terms[i - 1].name).map(|p| p + 1),
+        };
+        if let Some(at) = at {
+            set.terms.insert(at, term.clone());
+        }
     }
 }
 

@@ -91,12 +91,12 @@ pub fn bake(args: &Bake) -> Result<()> {
 /// `config_doc` when it is not the one engine.toml names. Returns whether `config_doc` changed.
 fn export<L: Layout>(args: &Bake, target: &Target, config_doc: &mut toml_edit::DocumentMut) -> Result<bool> {
     let params_path = args.root.join(&target.params);
-    let set = ParamSet::load(&params_path)?;
+    let mut set = ParamSet::load(&params_path)?;
     if !set.terms.is_empty() && !L::baked().terms.is_empty() {
         // A file for this engine must have the terms the engine's code reads, as it reads them.
         // Terms the build does not know yet are how the engine grows: exporting them gives them
         // index constants for the code that will read them.
-        let new = CheckedSet::<L>::check_known_terms(&set, &params_path.display().to_string())?;
+        let new = CheckedSet::<L>::check_known_terms(&mut set, &params_path.display().to_string())?;
         if !new.is_empty() && !args.no_build {
             println!("new terms (not read by {} yet): {}", L::READER.name, new.join(", "));
         }

@@ -45,7 +45,7 @@ fn search_constants_are_baked_into_the_search_module_and_recorded() {
     // A file that does not fit the search is refused, naming the file and the term.
     let e = bake(&args(&root, None, Some(root.join("params/eval.toml")))).unwrap_err();
     assert!(
-        format!("{e:#}").contains("eval.toml: term 'aspiration.window' is missing (the search needs it; a file older than the term can take its [[term]] block from params/search.toml, where a new term is 0 until tuned)"),
+        format!("{e:#}").contains("eval.toml: term 'aspiration.window' is missing (the search needs it; a file older than the term can take its [[term]] block from params/search.toml)"),
         "{e:#}"
     );
 }
