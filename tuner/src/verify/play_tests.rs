@@ -83,7 +83,7 @@ fn an_interrupted_verification_resumes_to_the_uninterrupted_verdict() {
         result
     });
     let e = halted.expect_err("an interrupted verification has no verdict");
-    assert!(format!("{e:#}").contains("--resume continues it"), "{e:#}");
+    assert!(format!("{e:#}").contains("the same command continues it"), "{e:#}");
     let resumed = verify(&halted_dir, &gained, &plan(40.0), &play(1), true, &AtomicBool::new(false)).unwrap();
     assert_eq!(
         (resumed.outcome, resumed.games, resumed.pentanomial),
