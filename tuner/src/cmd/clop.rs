@@ -119,9 +119,21 @@ pub fn run(args: &ClopArgs) -> Result<()> {
     let budget = args.common.games.unwrap_or(2000);
     let state = optimise(args, &setup, budget, None)?;
     let estimate = state.clop.estimate();
-    let values = setup.space.unit_to_values(&estimate.mean);
+    let proposed = setup.space.unit_to_values(&estimate.mean);
+    // Every sample played the starting values (self-play, or an engine against itself at its
+    // defaults), so the regression's win rate at the estimate is its expected score against the
+    // start: an estimate it does not expect to beat the start is not a result.
+    let against_start = match args.common.fitness.unwrap_or(FitnessKind::Selfplay) {
+        FitnessKind::Selfplay => true,
+        FitnessKind::Engine => args.common.engine.opponent.is_none(),
+        _ => false,
+    };
+    let keep_start = against_start && estimate.win_rate <= 0.5;
+    let values = if keep_start { setup.space.starts() } else { proposed.clone() };
     let extra = serde_json::json!({
         "fitness": setup.fitness.describe(),
+        "proposed": proposed,
+        "kept_start": keep_start,
         "samples": estimate.samples,
         "win_rate": estimate.win_rate,
         "win_rate_interval": [estimate.win_rate_low, estimate.win_rate_high],
@@ -136,6 +148,14 @@ pub fn run(args: &ClopArgs) -> Result<()> {
         "estimate: win rate {:.3} [{:.3}, {:.3}] against the start over {} samples",
         estimate.win_rate, estimate.win_rate_low, estimate.win_rate_high, estimate.samples
     );
+    if keep_start {
+        println!(
+            "CLOP's own model does not expect its estimate ({}) to beat the start (win rate {:.3}, not above \
+             0.5): the run keeps the starting values",
+            setup.space.names().iter().zip(&proposed).map(|(n, v)| format!("{n} {v:.0}")).collect::<Vec<_>>().join(", "),
+            estimate.win_rate
+        );
+    }
     setup.run.write_meta("clop", args, args.common.resume, Some(extra.clone()))?;
     crate::export::finish_tuning(
         &setup,

@@ -34,6 +34,10 @@ fn clop_over_a_command_finds_the_peak_and_resumes_exactly() {
     assert_eq!(trajectory("a"), trajectory("b"));
 }
 
+fn strs(words: &[String]) -> Vec<&str> {
+    words.iter().map(String::as_str).collect()
+}
+
 /// The fake engine's chance of playing well peaks at Knob = 30 (tuner/testdata/knob_engine.py).
 #[test]
 fn clop_over_a_uci_engine_finds_the_peak_of_its_option() {
@@ -44,28 +48,28 @@ fn clop_over_a_uci_engine_finds_the_peak_of_its_option() {
     std::fs::write(&space, "Knob, int, -60, -100, 100, 10, 0.002\n").unwrap();
     let (engine, space, book) = (engine.display().to_string(), space.display(), knight_book());
     let (space, book) = (space.to_string(), book.display().to_string());
-    let a: ClopArgs = tuner_args(
-        &dir.path("run"),
-        &[
-            "--fitness",
-            "engine",
-            "--engine",
-            &engine,
-            "--space",
-            &space,
-            "--book",
-            &book,
-            "--nodes",
-            "10",
-            "--concurrency",
-            "2",
-        ],
-    );
+    let words = |extra: &[&str]| {
+        let mut w: Vec<&str> =
+            vec!["--fitness", "engine", "--engine", &engine, "--space", &space, "--book", &book];
+        w.extend(["--nodes", "10", "--concurrency", "2"]);
+        w.extend(extra);
+        w.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let a_words = words(&[]);
+    let a: ClopArgs = tuner_args(&dir.path("run"), &strs(&a_words));
     let setup = a.common.setup("clop", FitnessKind::Selfplay).unwrap();
     let state = optimise(&a, &setup, 300, None).unwrap();
     assert_eq!(state.games.played(), 300, "one pair per sample");
     let x = setup.space.unit_to_values(&state.clop.estimate().mean)[0];
     assert!((x - 30.0).abs() < 40.0, "estimate {x}, from -60");
+    // The whole run: an estimate its model expects to beat the start is the result (the rule
+    // that keeps the start otherwise does not hold back a real gain).
+    let whole_words = words(&["--games", "300", "--no-verify"]);
+    run(&tuner_args(&dir.path("whole"), &strs(&whole_words))).unwrap();
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path("whole/result.json")).unwrap()).unwrap();
+    assert_eq!(result["kept_start"], false, "{result}");
+    assert!(result["win_rate"].as_f64().unwrap() > 0.5, "{result}");
 }
 
 #[test]
