@@ -174,7 +174,7 @@ pub(super) fn stage_words(
             );
             words.extend(option_words(args, state, &names));
             words.extend(["--space".into(), path(&space_file(dir))]);
-            words.extend(super::stages::tuning_words(args));
+            words.extend(args.tuning_words());
         }
         Stage::Pbil => {
             bail!("the pbil stage tunes Whetstone's params; an --engine run has datagen, texel and spsa")

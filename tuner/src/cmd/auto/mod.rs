@@ -176,6 +176,21 @@ pub struct AutoArgs {
 const START_EVAL: &str = "start-eval.toml";
 const START_SEARCH: &str = "start-search.toml";
 
+impl AutoArgs {
+    /// A game-tuning stage's budget and verification (in process or on an engine): its games
+    /// at fixed nodes, then the SPRT.
+    fn tuning_words(&self) -> Vec<String> {
+        let mut words = vec![
+            "--games".to_string(),
+            self.tune_games.to_string(),
+            "--nodes".into(),
+            self.tune_nodes.to_string(),
+        ];
+        words.extend(self.verify.words());
+        words
+    }
+}
+
 pub fn run(args: &AutoArgs) -> Result<()> {
     run_sitting(args, None)
 }

@@ -163,22 +163,10 @@ pub(super) fn stage_words(
             } else {
                 words.extend(args.pbil_only.iter().cloned());
             }
-            words.extend(tuning_words(args));
+            words.extend(args.tuning_words());
         }
     }
     with_extra(args, stage, words)
-}
-
-/// A game-tuning stage's budget and verification: its games at fixed nodes, then the SPRT.
-pub(super) fn tuning_words(args: &AutoArgs) -> Vec<String> {
-    let mut words = vec![
-        "--games".to_string(),
-        args.tune_games.to_string(),
-        "--nodes".into(),
-        args.tune_nodes.to_string(),
-    ];
-    words.extend(args.verify.words());
-    words
 }
 
 /// The stage's command line with the user's `--<stage>-args` after the loop's options.
