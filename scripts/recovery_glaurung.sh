@@ -15,7 +15,9 @@
 # Environment: ENGINE (/usr/games/glaurung), DATA (default the set today's build was tuned on),
 # POSITIONS (fit on DATA's first POSITIONS lines, 300000), TC (3+0.03), CHECK_GAMES (the
 # verification's cap and the tuned values' match, 600), START_GAMES (the start's match, 300),
-# HOURS (auto's budget, 1), DATAGEN_GAMES (auto's games per datagen stage, 1000), OUT
+# HOURS (auto's budget, 1), DATAGEN_GAMES (auto's games per datagen stage, 1000), FIT (more
+# options of the fit, in both modes: default `--l2 0`, so that the values go where the data says
+# rather than being held near the perturbed start), OUT
 # (reports/recovery-glaurung). Reruns reuse finished runs and measurements; an interrupted run or
 # match resumes.
 set -euo pipefail
@@ -31,6 +33,8 @@ HOURS=${HOURS:-1}
 DATAGEN_GAMES=${DATAGEN_GAMES:-1000}
 OUT=${OUT:-reports/recovery-glaurung}
 VS=defaults
+FIT=${FIT---l2 0}
+read -r -a fit <<< "$FIT"
 NAMES=("Mobility (Middle Game)" "Mobility (Endgame)" "Passed Pawns (Middle Game)" "Passed Pawns (Endgame)")
 START=(25 25 180 180)
 fixed=(--engine-option Threads=1 --engine-option Hash=16 --engine-option OwnBook=false
@@ -52,20 +56,20 @@ done
 
 # The tuning run through the binary, resumed if it was interrupted; a finished probe run is
 # skipped, a finished auto run ends at once (its budget is spent).
-if [[ $MODE == auto || ! -f "$OUT/$MODE/options.txt" ]]; then
+if [[ $MODE == auto ]] || ! verified "$OUT/$MODE"; then
     resume=()
     [[ -d "$OUT/$MODE" ]] && resume=(--resume)
     case $MODE in
         probe)
             "$tune" texel --engine "$ENGINE" "${fixed[@]}" "${perturbed[@]}" --probe "${NAMES[@]}" \
-                "${EVAL[@]}" --data "$DATA" --verify-tc "$TC" --verify-games "$CHECK_GAMES" --quiet \
+                "${EVAL[@]}" --data "$DATA" "${fit[@]}" --verify-tc "$TC" --verify-games "$CHECK_GAMES" --quiet \
                 --out "$OUT/$MODE" "${resume[@]}"
             ;;
         auto)
             "$tune" auto --engine "$ENGINE" "${fixed[@]}" "${perturbed[@]}" --probe "${NAMES[@]}" \
                 --stages datagen,texel --hours "$HOURS" --datagen-games "$DATAGEN_GAMES" --data "$DATA" \
                 --texel-args "--eval-command 'go depth 1' --eval-pattern 'score cp (-?[0-9]+)' \
-                --eval-perspective side-to-move --fresh new-game" --verify-tc "$TC" \
+                --eval-perspective side-to-move --fresh new-game $FIT" --verify-tc "$TC" \
                 --verify-games "$CHECK_GAMES" --quiet --out "$OUT/$MODE" "${resume[@]}"
             ;;
         *) echo "unknown mode '$MODE' (probe, auto)" >&2; exit 2 ;;
@@ -74,8 +78,8 @@ fi
 
 measure start "$START_GAMES" "$ENGINE" "${perturbed[@]}"
 mapfile -t tuned < <(tuned_options "$OUT/$MODE/options.txt")
-if ((${#tuned[@]} == 0)); then
-    echo "$MODE kept no value (see $OUT/$MODE/result.json): nothing won back"
+if ((${#tuned[@]} == 0)) || { [[ $MODE == probe ]] && ! moved "$OUT/$MODE"; }; then
+    echo "$MODE moved no value (see $OUT/$MODE/result.json): nothing won back"
     exit 0
 fi
 measure "$MODE" "$CHECK_GAMES" "$ENGINE" "${perturbed[@]}" "${tuned[@]}"

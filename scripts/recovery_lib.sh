@@ -45,6 +45,20 @@ tuned_options() { # FILE
     done < "$1"
 }
 
+# Whether the run in DIR has ended with its verdict (its result.json's `verdict`): a run killed
+# during its verification has its values but must be resumed for the rest of its games.
+verified() { # DIR
+    [[ -f $1/result.json ]] &&
+        python3 -c 'import json, sys; sys.exit(0 if "verdict" in json.load(open(sys.argv[1])) else 1)' \
+            "$1/result.json"
+}
+
+# Whether the run in DIR moved a value (its run.json's `changed`).
+moved() { # DIR
+    python3 -c 'import json, sys; sys.exit(0 if json.load(open(sys.argv[1]))["results"].get("changed") else 1)' \
+        "$1/run.json"
+}
+
 # The share of the start's loss that the tuned values won back, from the two matches' summaries.
 share() { # START_NAME TUNED_NAME
     python3 - "$OUT" "$VS" "$1" "$2" <<'PY'
@@ -54,6 +68,9 @@ def summary(name):
     return json.load(open(f"{out}/{name}-vs-{vs}/summary.json"))
 start, tuned = summary(start_name), summary(tuned_name)
 lost, lost_err = -start["elo"], start["elo_error"]
+if lost - lost_err <= 0:
+    sys.exit(f"{start_name} vs {vs}: {start['elo']:+.1f} ± {lost_err:.1f} over {start['games']} games: "
+             "no loss measured, so no share of it (play more games or perturb further)")
 share = (tuned["elo"] + lost) / lost
 err = ((tuned["elo_error"] / lost) ** 2 + ((share - 1) * lost_err / lost) ** 2) ** 0.5
 print(f"{start_name} vs {vs}: {start['elo']:+.1f} ± {lost_err:.1f} over {start['games']} games")

@@ -44,7 +44,7 @@ for name in "${NAMES[@]}"; do
 done
 
 # The tuning run through the binary, resumed if it was interrupted, skipped if it finished.
-if [[ ! -f "$OUT/$MODE/options.txt" ]]; then
+if ! verified "$OUT/$MODE"; then
     resume=()
     [[ -d "$OUT/$MODE" ]] && resume=(--resume)
     case $MODE in

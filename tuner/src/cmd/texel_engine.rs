@@ -100,6 +100,7 @@ pub fn run(args: &TexelArgs, binary: &Path) -> Result<()> {
                 workers
             );
             let traced = trace_dataset(data, &settings, run.path(), progress)?;
+            write_left_out(&run, &traced.left_out)?;
             let fitted = fit_traced(&traced, &fit)?;
             let columns: Vec<Column> =
                 traced.columns.iter().filter(|c| c.option.is_some()).cloned().collect();
@@ -243,6 +244,7 @@ fn probe_outcome(
 ) -> Result<Outcome> {
     let r = rounds(data, settings, fit, max_rounds, run.path(), progress)?;
     run.write_json("rounds.json", &r.rounds)?;
+    write_left_out(run, &r.left_out)?;
     let mut summary = String::new();
     if let Some(first) = r.rounds.first() {
         summary.push_str("option                          effect\n");
@@ -287,6 +289,16 @@ fn probe_outcome(
         "left_out": r.left_out.len(),
     });
     Ok(Outcome { columns: r.columns, start: r.start, values: r.values, measured, summary })
+}
+
+/// Every position the engine failed on (round 0's when probing), one FEN a line: the notes
+/// name only the first few.
+fn write_left_out(run: &RunDir, left_out: &[String]) -> Result<()> {
+    if left_out.is_empty() {
+        return Ok(());
+    }
+    let lines: String = left_out.iter().map(|fen| format!("{fen}\n")).collect();
+    run.write(crate::probe::LEFT_OUT_FILE, &lines)
 }
 
 /// The values written as the engine's options, result.json, and the verdict.

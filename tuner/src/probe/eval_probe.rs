@@ -430,11 +430,7 @@ fn rows(
         })
         .collect();
     if !left_out.is_empty() {
-        notes.push(format!(
-            "{} positions left out (the engine failed on them): {}",
-            left_out.len(),
-            left_out.join("; ")
-        ));
+        notes.push(super::left_out_note(&left_out));
     }
     Probed { columns, rows, findings, left_out, notes }
 }

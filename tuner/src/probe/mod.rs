@@ -20,5 +20,23 @@ pub mod trace_client;
 pub mod trace_fit;
 pub mod trace_run;
 
+/// The file of the run folder that lists every position left out, one FEN a line.
+pub const LEFT_OUT_FILE: &str = "left-out.txt";
+
+/// How many positions left out a note names; the rest are counted (all are in `LEFT_OUT_FILE`).
+const LEFT_OUT_NAMED: usize = 3;
+
+/// The note for positions the engine failed on: the first few named, the rest counted, so that
+/// a dataset with many such positions gives one readable line.
+pub fn left_out_note(left_out: &[String]) -> String {
+    let named = left_out.iter().take(LEFT_OUT_NAMED).cloned().collect::<Vec<_>>().join("; ");
+    let more = left_out.len().saturating_sub(LEFT_OUT_NAMED);
+    let rest = if more > 0 { format!(" and {more} more") } else { String::new() };
+    format!(
+        "{} positions left out (the engine failed on them; all in {LEFT_OUT_FILE}): {named}{rest}",
+        left_out.len()
+    )
+}
+
 #[cfg(test)]
 mod tests;

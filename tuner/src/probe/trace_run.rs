@@ -171,11 +171,7 @@ pub fn trace(
         }
     }
     if !left_out.is_empty() {
-        notes.push(format!(
-            "{} positions left out (the engine failed on them): {}",
-            left_out.len(),
-            left_out.join("; ")
-        ));
+        notes.push(super::left_out_note(&left_out));
     }
     let store = TraceStore::from_compacts(&compacts);
     Ok(Traced { declaration, columns, layout, store, fens, left_out, notes })

@@ -211,6 +211,17 @@ fn a_position_the_engine_always_dies_on_is_left_out_and_named() {
 }
 
 #[test]
+fn a_long_list_of_positions_left_out_is_named_in_short() {
+    let fens: Vec<String> = (0..5).map(|i| format!("8/8/8/8/8/8/8/K{i}k5 w - - 0 1")).collect();
+    let note = super::left_out_note(&fens);
+    assert!(note.starts_with("5 positions left out"), "{note}");
+    assert!(note.contains(super::LEFT_OUT_FILE), "{note}");
+    assert!(note.contains(&fens[2]) && !note.contains(&fens[3]), "{note}");
+    assert!(note.ends_with(" and 2 more"), "{note}");
+    assert!(!super::left_out_note(&fens[..1]).contains("more"));
+}
+
+#[test]
 fn a_hanging_engine_is_killed_and_restarted() {
     let dir = TempDir::new("probe-hang");
     let clean = probe_quick(&[], &dir.join("a"), Duration::from_secs(5));
