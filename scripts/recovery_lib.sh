@@ -20,12 +20,19 @@ sample_data() { # DATA POSITIONS
     echo "$sample"
 }
 
+# Whether the match in DIR has played all its games (an interrupted one writes its summary too).
+played() { # DIR
+    [[ -f $1/summary.json ]] &&
+        python3 -c 'import json, sys; sys.exit(1 if json.load(open(sys.argv[1])).get("interrupted") else 0)' \
+            "$1/summary.json"
+}
+
 # A match at the clock of ENGINE with OPTIONS... against ENGINE with only the options in the array
 # `fixed` (its own values otherwise), in $OUT/NAME-vs-$VS, unless it has been played.
 measure() { # NAME GAMES ENGINE OPTIONS...
     local name=$1 games=$2 engine=$3
     shift 3
-    [[ -f "$OUT/$name-vs-$VS/summary.json" ]] && return
+    played "$OUT/$name-vs-$VS" && return
     local resume=()
     [[ -d "$OUT/$name-vs-$VS" ]] && resume=(--resume)
     local opponent=()
