@@ -17,8 +17,9 @@
 # verification's cap and the tuned values' match, 600), START_GAMES (the start's match, 300),
 # HOURS (auto's budget, 1), DATAGEN_GAMES (auto's games per datagen stage, 1000), FIT (more
 # options of the fit, in both modes: default `--l2 0`, so that the values go where the data says
-# rather than being held near the perturbed start), OUT
-# (reports/recovery-glaurung). Reruns reuse finished runs and measurements; an interrupted run or
+# rather than being held near the perturbed start), LOOP_TC and LOOP_GAMES (auto's verification
+# of each stage: clock and cap, default TC and CHECK_GAMES; at 3+0.03 a cap that lets an SPRT
+# [0, 5] decide does not fit an hour's budget on 2 cores), OUT (reports/recovery-glaurung). Reruns reuse finished runs and measurements; an interrupted run or
 # match resumes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,8 @@ TC=${TC:-3+0.03}
 CHECK_GAMES=${CHECK_GAMES:-600}
 START_GAMES=${START_GAMES:-300}
 HOURS=${HOURS:-1}
+LOOP_TC=${LOOP_TC:-$TC}
+LOOP_GAMES=${LOOP_GAMES:-$CHECK_GAMES}
 DATAGEN_GAMES=${DATAGEN_GAMES:-1000}
 OUT=${OUT:-reports/recovery-glaurung}
 VS=defaults
@@ -69,8 +72,8 @@ if [[ $MODE == auto ]] || ! verified "$OUT/$MODE"; then
             "$tune" auto --engine "$ENGINE" "${fixed[@]}" "${perturbed[@]}" --probe "${NAMES[@]}" \
                 --stages datagen,texel --hours "$HOURS" --datagen-games "$DATAGEN_GAMES" --data "$DATA" \
                 --texel-args "--eval-command 'go depth 1' --eval-pattern 'score cp (-?[0-9]+)' \
-                --eval-perspective side-to-move --fresh new-game $FIT" --verify-tc "$TC" \
-                --verify-games "$CHECK_GAMES" --quiet --out "$OUT/$MODE" "${resume[@]}"
+                --eval-perspective side-to-move --fresh new-game $FIT" --verify-tc "$LOOP_TC" \
+                --verify-games "$LOOP_GAMES" --quiet --out "$OUT/$MODE" "${resume[@]}"
             ;;
         *) echo "unknown mode '$MODE' (probe, auto)" >&2; exit 2 ;;
     esac
