@@ -97,6 +97,7 @@ pub fn run(args: &GauntletArgs) -> Result<()> {
             let opening = &openings[o];
             (1..contestants.len()).map(move |j| PairJob {
                 start_fen: opening.fen.clone(),
+                second_start: None,
                 opening: opening.source.clone(),
                 first: 0,
                 second: j,

@@ -84,6 +84,7 @@ impl GameFitness for SelfPlay {
                 let opening = &self.openings[schedule[jobs.len()]];
                 jobs.push(PairJob {
                     start_fen: opening.fen.clone(),
+                    second_start: None,
                     opening: opening.source.clone(),
                     first,
                     second,

@@ -45,11 +45,15 @@ impl Contestant {
     }
 }
 
-/// One game pair to play: both games start from `start_fen`; in the first, contestant `first`
-/// has White against `second`, in the second the colours are swapped.
+/// One game pair to play: both games start from `start_fen` (the second from `second_start`
+/// when it is set); in the first, contestant `first` has White against `second`, in the second
+/// the colours are swapped.
 #[derive(Clone, Debug)]
 pub struct PairJob {
     pub start_fen: String,
+    /// The second game's own start. Self-play datagen sets it: one engine on both sides at a node
+    /// limit plays the same game twice from one start, so a second start doubles its positions.
+    pub second_start: Option<String>,
     /// Where the opening came from (`book.epd:17`), for the PGN.
     pub opening: String,
     pub first: usize,
@@ -88,7 +92,7 @@ pub fn run(
         let mut fens: Vec<&str> = jobs
             .iter()
             .filter(|job| job.first == index || job.second == index)
-            .map(|job| job.start_fen.as_str())
+            .flat_map(|job| std::iter::once(job.start_fen.as_str()).chain(job.second_start.as_deref()))
             .collect();
         fens.sort_unstable();
         fens.dedup();
@@ -126,7 +130,8 @@ fn play_pair(
     let mut games = Vec::with_capacity(2);
     for swap in [false, true] {
         let (white, black) = pair_seats(players, job.first, job.second, swap);
-        match play_game(white, black, &job.start_fen, settings, stop) {
+        let start = if swap { job.second_start.as_deref().unwrap_or(&job.start_fen) } else { &job.start_fen };
+        match play_game(white, black, start, settings, stop) {
             Some(game) => games.push(game),
             None => return Ok(None),
         }

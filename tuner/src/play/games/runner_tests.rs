@@ -24,7 +24,13 @@ fn jobs() -> Vec<PairJob> {
     ]
     .iter()
     .enumerate()
-    .map(|(i, fen)| PairJob { start_fen: fen.to_string(), opening: format!("test:{i}"), first: 0, second: 1 })
+    .map(|(i, fen)| PairJob {
+        start_fen: fen.to_string(),
+        second_start: None,
+        opening: format!("test:{i}"),
+        first: 0,
+        second: 1,
+    })
     .collect()
 }
 

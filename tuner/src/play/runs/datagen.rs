@@ -18,6 +18,11 @@
 //! resumed run cuts the files back to the last record (a pair torn by a kill is dropped), rebuilds
 //! the set of kept positions, and plays the pairs not yet played. Pair i always starts from the
 //! same opening and random plies, so a resumed run plays what an uninterrupted one would.
+//!
+//! The two games of a pair start from the same book opening but each after its own random plies:
+//! one engine on both sides at a node limit is deterministic, and from one start it played the
+//! same game twice (every second game's positions were duplicates, dropped). With
+//! `--random-plies 0` both games start from the opening itself.
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::{File, OpenOptions};
@@ -174,9 +179,18 @@ pub fn generate(plan: &DatagenPlan, dir: &Path, resume: bool, stop: &AtomicBool)
         .iter()
         .map(|&i| {
             let opening = &plan.openings[i];
-            let fen = with_random_plies(&opening.fen, plan.random_plies, plan.seed, i)
-                .with_context(|| format!("opening {}", opening.source))?;
-            Ok(PairJob { start_fen: fen, opening: opening.source.clone(), first: 0, second: 0 })
+            let start = |game| {
+                with_random_plies(&opening.fen, plan.random_plies, plan.seed, i, game)
+                    .with_context(|| format!("opening {}", opening.source))
+            };
+            let second_start = if plan.random_plies > 0 { Some(start(1)?) } else { None };
+            Ok(PairJob {
+                start_fen: start(0)?,
+                second_start,
+                opening: opening.source.clone(),
+                first: 0,
+                second: 0,
+            })
         })
         .collect::<Result<_>>()?;
     println!("{}: {} pairs to play ({} done)", plan.event, jobs.len(), done.len());
@@ -261,10 +275,13 @@ fn report_failure(dir: &Path, line: &str) {
     }
 }
 
-/// The opening's FEN after `plies` random legal moves drawn for pair `pair`; a line that ends the
-/// game (no legal moves) is drawn again.
-pub fn with_random_plies(fen: &str, plies: usize, seed: u64, pair: usize) -> Result<String> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pair as u64);
+/// The opening's FEN after `plies` random legal moves drawn for game `game` (0 or 1) of pair
+/// `pair`; a line that ends the game (no legal moves) is drawn again. The first game's draw is
+/// the one every earlier version made, so runs started before the second game had its own
+/// plies resume with the same first games.
+pub fn with_random_plies(fen: &str, plies: usize, seed: u64, pair: usize, game: usize) -> Result<String> {
+    let key = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pair as u64 ^ ((game as u64) << 48);
+    let mut rng = ChaCha8Rng::seed_from_u64(key);
     let start = Position::from_fen(fen).with_context(|| format!("bad FEN '{fen}'"))?;
     for _ in 0..100 {
         let mut pos = Position::from_fen(&start.to_fen()).context("FEN round trip")?;

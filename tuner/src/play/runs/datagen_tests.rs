@@ -93,19 +93,41 @@ fn resuming_needs_a_run_and_a_raised_stop_plays_nothing() {
 }
 
 #[test]
+fn the_two_games_of_a_pair_start_apart_and_differ() {
+    // One engine on both sides at a node limit is deterministic: from one start it played the
+    // same game twice, and every second game's positions were duplicates.
+    let dir = TempDir::new("datagen-pair");
+    let one = plan(1);
+    generate(&one, &dir.path("run"), false, &AtomicBool::new(false)).unwrap();
+    let pgn = std::fs::read_to_string(dir.path("run").join(GAMES_FILE)).unwrap();
+    let starts: Vec<&str> = pgn.lines().filter(|l| l.starts_with("[FEN ")).collect();
+    assert_eq!(starts.len(), 2, "{pgn}");
+    assert_ne!(starts[0], starts[1], "each game after its own random plies");
+    let mut zero = plan(1);
+    zero.random_plies = 0;
+    generate(&zero, &dir.path("zero"), false, &AtomicBool::new(false)).unwrap();
+    let pgn = std::fs::read_to_string(dir.path("zero").join(GAMES_FILE)).unwrap();
+    let starts: Vec<&str> = pgn.lines().filter(|l| l.starts_with("[FEN ")).collect();
+    assert_eq!(starts.len(), 2);
+    assert_eq!(starts[0], starts[1], "no random plies: both from the book's opening");
+}
+
+#[test]
 fn random_plies_depend_on_the_pair_and_the_seed_alone() {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    let fen = with_random_plies(start, 4, 1, 7).unwrap();
-    assert_eq!(fen, with_random_plies(start, 4, 1, 7).unwrap());
-    let others: HashSet<String> = (0..8).map(|pair| with_random_plies(start, 4, 1, pair).unwrap()).collect();
+    let fen = with_random_plies(start, 4, 1, 7, 0).unwrap();
+    assert_eq!(fen, with_random_plies(start, 4, 1, 7, 0).unwrap());
+    let others: HashSet<String> =
+        (0..8).map(|pair| with_random_plies(start, 4, 1, pair, 0).unwrap()).collect();
     assert!(others.len() > 4, "pairs draw different plies: {others:?}");
-    assert_ne!(with_random_plies(start, 4, 2, 7).unwrap(), fen, "another seed, other plies");
+    assert_ne!(with_random_plies(start, 4, 2, 7, 0).unwrap(), fen, "another seed, other plies");
+    assert_ne!(with_random_plies(start, 4, 1, 7, 1).unwrap(), fen, "the pair's second game, other plies");
     let pos = Position::from_fen(&fen).unwrap();
     assert_eq!(pos.to_fen().split(' ').nth(5), Some("3"), "four plies later it is move 3: {fen}");
-    assert_eq!(with_random_plies(start, 0, 1, 7).unwrap(), start);
+    assert_eq!(with_random_plies(start, 0, 1, 7, 0).unwrap(), start);
     // Mate on the board: no line of plies leaves a game to play.
     let mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
-    assert!(with_random_plies(mate, 0, 1, 0).unwrap_err().to_string().contains("no line"));
+    assert!(with_random_plies(mate, 0, 1, 0, 0).unwrap_err().to_string().contains("no line"));
 }
 
 #[test]

@@ -85,6 +85,7 @@ impl MatchSettings {
             .into_iter()
             .map(|i| PairJob {
                 start_fen: openings[i].fen.clone(),
+                second_start: None,
                 opening: openings[i].source.clone(),
                 first: 0,
                 second: 1,
