@@ -103,7 +103,7 @@ pub struct AutoArgs {
     /// Labelled positions every Texel stage reads beside the run's own.
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub data: Vec<PathBuf>,
-    /// Games of each datagen stage (about 26 positions kept per game at 5,000 nodes).
+    /// Games of each datagen stage (about 50 positions kept per game at 5,000 nodes).
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub datagen_games: u64,
     /// Nodes per move of the datagen games.

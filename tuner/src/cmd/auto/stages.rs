@@ -69,7 +69,7 @@ pub(super) fn estimate_seconds(args: &AutoArgs, state: &State, stage: Stage) -> 
         Stage::Datagen => args.datagen_games as f64 * per_game(args.datagen_nodes),
         // Loading and epochs: about 2 µs per position and epoch on 2 cores (`tune bench`).
         Stage::Texel => {
-            let positions = 26.0 * args.datagen_games as f64 * (state.positions.len() + 1) as f64;
+            let positions = 50.0 * args.datagen_games as f64 * (state.positions.len() + 1) as f64;
             positions * args.texel_epochs as f64 * 2e-6 + verification
         }
         Stage::Spsa | Stage::Pbil => args.tune_games as f64 * per_game(args.tune_nodes) + verification,
