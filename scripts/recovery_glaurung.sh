@@ -19,8 +19,8 @@
 # options of the fit, in both modes: default `--l2 0`, so that the values go where the data says
 # rather than being held near the perturbed start), LOOP_TC and LOOP_GAMES (auto's verification
 # of each stage: clock and cap, default TC and CHECK_GAMES; at 3+0.03 a cap that lets an SPRT
-# [0, 5] decide does not fit an hour's budget on 2 cores), OUT (reports/recovery-glaurung). Reruns reuse finished runs and measurements; an interrupted run or
-# match resumes.
+# [0, 5] decide does not fit an hour's budget on 2 cores), OUT (reports/recovery-glaurung).
+# Reruns reuse finished runs and measurements; an interrupted run or match resumes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/recovery_lib.sh
