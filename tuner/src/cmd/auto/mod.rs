@@ -29,6 +29,7 @@ use whetstone::search::SearchParamSet;
 mod engine;
 mod record;
 mod stages;
+mod texel_plan;
 
 use crate::cmd::args::parse_args;
 use crate::cmd::args::play::PlayArgs;
@@ -109,8 +110,9 @@ pub struct AutoArgs {
     /// Nodes per move of the datagen games.
     #[arg(long, default_value_t = 5000, value_name = "N")]
     pub datagen_nodes: u64,
-    /// Epochs of each Texel stage (its other options are `tune texel`'s defaults, the best
-    /// measured recipe).
+    /// Epochs of each Texel stage. Its other options: on a start that records how it was tuned
+    /// (`[provenance]`), that recipe and its data beside the run's, and the first Texel stage
+    /// tunes the start's new terms (every value zero) alone; else `tune texel`'s defaults.
     #[arg(long, default_value_t = 300, value_name = "N")]
     pub texel_epochs: usize,
     /// Games of each SPSA or PBIL stage.
@@ -293,6 +295,11 @@ fn run_sitting(args: &AutoArgs, halt_after: Option<usize>) -> Result<()> {
             budget(args) / 60.0
         );
         println!("{command}");
+        if stage == Stage::Texel && args.external.engine.is_none() {
+            if let Some(line) = texel_plan::TexelPlan::of(args, &state)?.describe() {
+                println!("{line}");
+            }
+        }
         let sitting = Instant::now();
         let result = run_stage(stage, &words);
         let elapsed = sitting.elapsed().as_secs_f64();

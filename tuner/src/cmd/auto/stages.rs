@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 use whetstone::search::SearchParamSet;
 
 use super::record::State;
+use super::texel_plan::TexelPlan;
 use super::{AutoArgs, Stage};
 use crate::cmd::args::parse_args;
 use crate::cmd::{datagen, pbil, spsa, texel};
@@ -145,10 +146,16 @@ pub(super) fn stage_words(
                 "--search-params".into(),
                 path(&state.search),
             ]);
+            let plan = TexelPlan::of(args, state)?;
             words.push("--data".into());
-            words.extend(state.positions.iter().chain(&args.data).map(|p| path(p)));
+            words.extend(state.positions.iter().chain(&args.data).chain(&plan.data).map(|p| path(p)));
             words.extend(["--epochs".into(), args.texel_epochs.to_string()]);
             words.extend(args.verify.words());
+            words.extend(plan.words);
+            if !plan.only.is_empty() {
+                words.push("--only".into());
+                words.extend(plan.only);
+            }
         }
         Stage::Spsa | Stage::Pbil => {
             words.extend([
