@@ -5,7 +5,7 @@
 use crate::board::Position;
 use crate::types::{Bitboard, Color};
 
-use super::accumulator::Accumulator;
+use super::accumulator::{Accumulator, Group};
 use super::pawn_cache::{PawnCache, PawnEntry};
 use super::score::S;
 use super::terms::complexity::{self, FEATURES as COMPLEXITY_FEATURES};
@@ -39,6 +39,11 @@ impl<'w> Sum<'w> {
 }
 
 impl Accumulator for Sum<'_> {
+    #[inline(always)]
+    fn skips(&self, group: Group) -> bool {
+        self.weights.inert[group as usize]
+    }
+
     #[inline(always)]
     fn add(&mut self, color: Color, index: usize, count: i32) {
         self.score += self.weights.packed[index] * (count * color.sign());

@@ -9,7 +9,38 @@ use crate::types::{Bitboard, Color};
 /// `idx::COMPLEXITY_PAWNS`.
 pub const COMPLEXITY_FEATURES: usize = 4;
 
+/// Terms the engine leaves out while every weight of theirs is zero (they would add nothing):
+/// how a new term costs no speed until it is tuned. A trace never leaves them out, since the
+/// tuner needs their coefficients to move them off zero.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// Weak pawns, overloaded pieces, an attacked queen (Ethereal's, in `terms::threats`).
+    EtherealThreats,
+    Space,
+    Closedness,
+}
+
+impl Group {
+    pub const ALL: [Group; 3] = [Group::EtherealThreats, Group::Space, Group::Closedness];
+
+    /// The params terms of the group.
+    pub fn terms(self) -> &'static [&'static str] {
+        match self {
+            Group::EtherealThreats => &["threat.weak_pawn", "threat.overloaded", "threat.queen_attacked"],
+            Group::Space => &["space.restrict_piece", "space.restrict_empty", "space.center_control"],
+            Group::Closedness => &["closedness.knight", "closedness.rook"],
+        }
+    }
+}
+
 pub trait Accumulator {
+    /// Whether `group`'s terms may be left out: every weight of theirs is zero. Only the sum of
+    /// weights ever says so.
+    #[inline(always)]
+    fn skips(&self, _group: Group) -> bool {
+        false
+    }
+
     /// `count` times element `index` for `color` (White's count adds, Black's subtracts).
     fn add(&mut self, color: Color, index: usize, count: i32);
 

@@ -25,7 +25,7 @@ use crate::board::Position;
 use crate::types::{Color, PieceType};
 
 pub use accumulate::{Breakdown, Sum, Tracer};
-pub use accumulator::Accumulator;
+pub use accumulator::{Accumulator, Group};
 use endgame::Verdict;
 pub use layout::{EvalLayout, EvalParamSet};
 pub use pawn_cache::PawnCache;
@@ -74,11 +74,16 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, acc: &mut A) -> EvalContext
     for defender in Color::ALL {
         terms::king::king_danger(pos, defender, &info, acc);
     }
-    let closedness = terms::closedness::closedness(pos);
+    // Groups whose weights are all zero are left out by the engine (`Accumulator::skips`).
+    let closedness = (!acc.skips(Group::Closedness)).then(|| terms::closedness::closedness(pos));
     for color in Color::ALL {
         terms::threats::threats(pos, color, &info, acc);
-        terms::space::space(pos, color, &info, acc);
-        terms::closedness::closedness_pieces(pos, color, closedness, acc);
+        if !acc.skips(Group::Space) {
+            terms::space::space(pos, color, &info, acc);
+        }
+        if let Some(level) = closedness {
+            terms::closedness::closedness_pieces(pos, color, level, acc);
+        }
     }
     acc.add(pos.side_to_move(), baked::idx::TEMPO, 1);
     terms::complexity::complexity(pos, acc);

@@ -87,6 +87,33 @@ fn trace_rebuilds_the_evaluation_exactly() {
     assert!(nonzero > 4000 * 4, "traces are suspiciously sparse: {nonzero}");
 }
 
+/// A group of terms whose weights are all zero is left out by the engine's sum (it would add
+/// nothing), and one nonzero weight brings it back: the evaluation equals the trace's either way.
+#[test]
+fn a_group_at_zero_is_left_out_and_one_weight_brings_it_back() {
+    let mut params = crate::eval::EvalParamSet::baked();
+    let mut values = params.values();
+    for group in crate::eval::Group::ALL {
+        for slot in params.select(group.terms()).unwrap() {
+            values[slot] = 0;
+        }
+    }
+    params.set_values(&values);
+    let zero = Weights::from_params(&params);
+    assert_eq!(zero.inert, [true; 3]);
+    let slot = params.select(&["space.center_control"]).unwrap()[1];
+    values[slot] = 5;
+    params.set_values(&values);
+    let space = Weights::from_params(&params);
+    assert_eq!(space.inert, [true, false, true], "only the space group is read");
+    for pos in sample_positions(1000) {
+        let t = trace(&pos);
+        for w in [&zero, &space] {
+            assert_eq!(t.evaluate(w), evaluate(&pos, w), "{}", pos.to_fen());
+        }
+    }
+}
+
 /// Win-at-chess middle games and every position one legal move from them: many pawn structures,
 /// most of them met more than once.
 fn pawn_rich_positions() -> Vec<Position> {

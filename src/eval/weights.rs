@@ -5,6 +5,7 @@
 use crate::eval::EvalParamSet;
 use crate::params::ParamsError;
 
+use super::accumulator::Group;
 use super::baked::idx;
 use super::score::S;
 
@@ -22,6 +23,9 @@ pub struct Weights {
     /// King-safety penalty by attack units (0..=MAX_KING_UNITS), middle game and end game.
     pub curve_mg: Vec<i32>,
     pub curve_eg: Vec<i32>,
+    /// Per [`Group`] (by its index): every weight of its terms is zero, so the engine's sum
+    /// leaves the group out.
+    pub inert: [bool; Group::ALL.len()],
 }
 
 impl Default for Weights {
@@ -43,7 +47,9 @@ impl Weights {
             king_curve(eg[idx::KING_SAFETY_CURVE_SCALE], power),
         );
         let packed = mg.iter().zip(&eg).map(|(&m, &e)| S(m, e)).collect();
-        Weights { mg, eg, packed, curve_mg, curve_eg }
+        let zero = |name: &str| set.term(name).is_none_or(|t| t.mg.iter().chain(&t.eg).all(|&v| v == 0));
+        let inert = Group::ALL.map(|g| g.terms().iter().all(|name| zero(name)));
+        Weights { mg, eg, packed, curve_mg, curve_eg, inert }
     }
 
     /// Loads a params file and builds its weights; errors name the file and the term.

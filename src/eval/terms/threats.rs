@@ -3,7 +3,7 @@
 //! queen, pawn pushes that would attack a piece, and heavy pieces on the seventh rank. Read after every piece's attacks are recorded in [`AttackInfo`].
 
 use crate::board::Position;
-use crate::eval::accumulator::Accumulator;
+use crate::eval::accumulator::{Accumulator, Group};
 use crate::eval::baked::idx;
 use crate::eval::masks::pawn_attacks_all;
 use crate::types::{Bitboard, Color, PieceType};
@@ -49,28 +49,8 @@ pub fn threats<A: Accumulator>(pos: &Position, color: Color, info: &AttackInfo, 
         acc.add(color, idx::THREAT_BY_KING, by_king);
     }
 
-    // Ethereal's weak pawns: enemy pawns none of our pawns attack, but that we attack and they do
-    // not defend, or attack twice while they defend once at most and with no pawn.
-    let poorly_defended = (info.all[us_i] & !info.all[them_i])
-        | (info.twice[us_i] & !info.twice[them_i] & !info.by_type[them_i][PieceType::Pawn.index()]);
-    let weak_pawns = (enemy_pawns & !attacks[PieceType::Pawn.index()] & poorly_defended).count() as i32;
-    if weak_pawns > 0 {
-        acc.add(color, idx::THREAT_WEAK_PAWN, weak_pawns);
-    }
-    // Pieces attacked once and defended once: the one defender is tied to them.
-    let overloaded = (enemies & !enemy_pawns)
-        & info.all[us_i]
-        & !info.twice[us_i]
-        & info.all[them_i]
-        & !info.twice[them_i];
-    let overloaded = overloaded.count() as i32;
-    if overloaded > 0 {
-        acc.add(color, idx::THREAT_OVERLOADED, overloaded);
-    }
-    // An attacked queen costs its side a tempo whatever attacks it.
-    let queens_attacked = (pos.pieces(them, PieceType::Queen) & info.all[us_i]).count() as i32;
-    if queens_attacked > 0 {
-        acc.add(color, idx::THREAT_QUEEN_ATTACKED, queens_attacked);
+    if !acc.skips(Group::EtherealThreats) {
+        ethereal_threats(pos, color, info, acc);
     }
 
     // Safe pawn pushes (one step, to a square no enemy pawn attacks and that is defended or not
@@ -96,6 +76,39 @@ pub fn threats<A: Accumulator>(pos: &Position, color: Color, info: &AttackInfo, 
         if queens > 0 {
             acc.add(color, idx::QUEEN_SEVENTH, queens);
         }
+    }
+}
+
+/// Ethereal's weak pawns, overloaded pieces and attacked queen, for `color` against the other side.
+fn ethereal_threats<A: Accumulator>(pos: &Position, color: Color, info: &AttackInfo, acc: &mut A) {
+    let them = !color;
+    let (us_i, them_i) = (color.index(), them.index());
+    let attacks = &info.by_type[us_i];
+    let enemies = pos.pieces_of(them) & !pos.pieces(them, PieceType::King);
+    let enemy_pawns = pos.pieces(them, PieceType::Pawn);
+
+    // Ethereal's weak pawns: enemy pawns none of our pawns attack, but that we attack and they do
+    // not defend, or attack twice while they defend once at most and with no pawn.
+    let poorly_defended = (info.all[us_i] & !info.all[them_i])
+        | (info.twice[us_i] & !info.twice[them_i] & !info.by_type[them_i][PieceType::Pawn.index()]);
+    let weak_pawns = (enemy_pawns & !attacks[PieceType::Pawn.index()] & poorly_defended).count() as i32;
+    if weak_pawns > 0 {
+        acc.add(color, idx::THREAT_WEAK_PAWN, weak_pawns);
+    }
+    // Pieces attacked once and defended once: the one defender is tied to them.
+    let overloaded = (enemies & !enemy_pawns)
+        & info.all[us_i]
+        & !info.twice[us_i]
+        & info.all[them_i]
+        & !info.twice[them_i];
+    let overloaded = overloaded.count() as i32;
+    if overloaded > 0 {
+        acc.add(color, idx::THREAT_OVERLOADED, overloaded);
+    }
+    // An attacked queen costs its side a tempo whatever attacks it.
+    let queens_attacked = (pos.pieces(them, PieceType::Queen) & info.all[us_i]).count() as i32;
+    if queens_attacked > 0 {
+        acc.add(color, idx::THREAT_QUEEN_ATTACKED, queens_attacked);
     }
 }
 
