@@ -39,12 +39,17 @@ pub struct SpsaArgs {
     pub common: TuneArgs,
     #[command(flatten)]
     pub verify: VerifyArgs,
-    /// Iterations (game pairs) [default: --games / 2, or 2,000 pairs; 300 with the Texel loss].
+    /// Iterations [default: --games / (2 × --pairs-per), or 2,000; 300 with the Texel loss].
     #[arg(long)]
     pub iterations: Option<u64>,
     /// Pairs per batch: played in parallel from the same theta, then applied in order.
     #[arg(long, default_value_t = 8)]
     pub batch: u64,
+    /// Game pairs per iteration: all played with the iteration's perturbation, their results
+    /// summed into one update, as OpenBench's Pairs-Per (8 there). 1: every pair has its own
+    /// perturbation. The iterations (and so the schedule) count iterations, not pairs.
+    #[arg(long, default_value_t = 1, value_name = "P")]
+    pub pairs_per: u64,
     /// The final learning rate r_end of every value [default: 0.02 for values from params files;
     /// OpenBench's 0.002 suits fine-tuning over tens of thousands of games].
     #[arg(long, value_name = "R")]
@@ -92,6 +97,13 @@ struct State {
     spsa: Spsa,
     games: Games,
     log: Vec<SpsaLog>,
+    /// --pairs-per of the run (checkpoints before the option held one pair per iteration).
+    #[serde(default = "one_pair")]
+    pairs_per: u64,
+}
+
+fn one_pair() -> u64 {
+    1
 }
 
 pub fn run(args: &SpsaArgs) -> Result<()> {
@@ -101,6 +113,9 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
     }
     if args.r_end.is_some_and(|r| r <= 0.0) || args.c_end.is_some_and(|c| c <= 0.0) {
         bail!("--r-end and --c-end must be positive");
+    }
+    if args.pairs_per == 0 {
+        bail!("--pairs-per must be at least 1");
     }
     let mut setup = args.common.setup("spsa", FitnessKind::Selfplay)?;
     for d in &mut setup.space.dims {
@@ -115,7 +130,7 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
     }
     let iterations = match (args.iterations, args.common.games) {
         (Some(n), _) => n,
-        (None, Some(games)) => games.div_ceil(2),
+        (None, Some(games)) => games.div_ceil(2 * args.pairs_per),
         (None, None) if setup.fitness.plays_games() => 2000,
         (None, None) => 300,
     };
@@ -189,15 +204,24 @@ fn import(args: &SpsaArgs, path: &std::path::Path, verify: &VerifySettings) -> R
 /// Runs (or resumes) the iterations; `halt_at` stops early as a kill would (tests).
 fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64>) -> Result<State> {
     let run = &setup.run;
+    let per = args.pairs_per.max(1);
     let mut state = if args.common.resume {
         let state: State = run.load_checkpoint()?;
         if state.spsa.iterations != iterations {
             bail!("--resume: the run was planned for {} iterations, not {iterations}", state.spsa.iterations);
         }
+        if state.pairs_per != per {
+            bail!("--resume: the run plays {} pairs per iteration, not {per} (--pairs-per)", state.pairs_per);
+        }
         eprintln!("resuming at iteration {}", state.spsa.iteration);
         state
     } else {
-        State { spsa: Spsa::new(&setup.space, iterations), games: Games::default(), log: Vec::new() }
+        State {
+            spsa: Spsa::new(&setup.space, iterations),
+            games: Games::default(),
+            log: Vec::new(),
+            pairs_per: per,
+        }
     };
     run.write_meta("spsa", args, args.common.resume, None)?;
     eprintln!(
@@ -218,21 +242,26 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
     while state.spsa.iteration < halt_at.unwrap_or(iterations).min(iterations) {
         let started = Instant::now();
         let first = state.spsa.iteration + 1;
-        let last = (first + args.batch.max(1) - 1).min(iterations);
+        // A batch is about --batch pairs: that many iterations of one pair, or fewer of more.
+        let last = (first + (args.batch / per).max(1) - 1).min(iterations);
         let perturbations: Vec<Perturbation> = (first..=last)
             .map(|k| {
                 state.spsa.perturb(k, &mut ChaCha8Rng::seed_from_u64(step_seed(args.common.play.seed, k)))
             })
             .collect();
-        let pairs: Vec<(Vec<f64>, Vec<f64>)> =
-            perturbations.iter().map(|p| (p.plus.clone(), p.minus.clone())).collect();
+        let pairs: Vec<(Vec<f64>, Vec<f64>)> = perturbations
+            .iter()
+            .flat_map(|p| std::iter::repeat_n((p.plus.clone(), p.minus.clone()), per as usize))
+            .collect();
         let compared = setup
             .fitness
             .compare(&pairs, step_seed(args.common.play.seed ^ 0x5eed, first), stop)
             .map_err(|e| steps.resumable(e, format!("iteration {}", state.spsa.iteration)))?;
-        for (p, c) in perturbations.iter().zip(compared) {
-            state.spsa.update(p, c.result);
-            state.games.add(&c.games);
+        for (p, pairs) in perturbations.iter().zip(compared.chunks(per as usize)) {
+            state.spsa.update(p, pairs.iter().map(|c| c.result).sum());
+            for c in pairs {
+                state.games.add(&c.games);
+            }
         }
         let (loss, valid_loss) = match setup.fitness.exact() {
             Some(exact) => (exact.loss(state.spsa.values()), exact.valid_loss(state.spsa.values())),

@@ -154,3 +154,29 @@ fn texel_spsa_lowers_the_loss() {
     let t = setup.fitness.exact().expect("the Texel loss");
     assert!(t.loss(state.spsa.values()) < t.loss(&setup.space.starts()));
 }
+
+/// --pairs-per P (OpenBench's Pairs-Per): an iteration plays P pairs with one perturbation and
+/// applies their summed result once.
+#[test]
+fn pairs_per_iteration_share_a_perturbation_and_sum_into_one_update() {
+    let dir = TempDir::new("spsa-pairs-per");
+    let data = crate::testutil::small_dataset();
+    let common =
+        ["--fitness", "texel", "--data", data.to_str().unwrap(), "--only", "material", "--min-coverage", "0"];
+    let theta = |name: &str, extra: &[&str]| {
+        let a = args(&dir.join(name), &[&common[..], extra].concat());
+        let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
+        let state = optimise(&a, &setup, 1, None).unwrap();
+        assert_eq!((state.spsa.iteration, state.pairs_per), (1, a.pairs_per));
+        let start = setup.space.starts();
+        state.spsa.values().iter().zip(start).map(|(v, s)| v - s).collect::<Vec<f64>>()
+    };
+    let one = theta("one", &[]);
+    let four = theta("four", &["--pairs-per", "4"]);
+    assert!(one.iter().any(|d| *d != 0.0), "the first iteration moves theta: {one:?}");
+    for (a, b) in one.iter().zip(&four) {
+        assert!((b - 4.0 * a).abs() < 1e-9, "four pairs' results in one update: {one:?} {four:?}");
+    }
+    let refused = args(&dir.join("zero"), &[&common[..], &["--pairs-per", "0"]].concat());
+    assert!(format!("{:#}", run(&refused).unwrap_err()).contains("--pairs-per"));
+}

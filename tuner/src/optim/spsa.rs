@@ -7,6 +7,12 @@
 //! planned iterations. Each value's c and a come from OpenBench's c_end and r_end, the
 //! perturbation and learning rate wanted at the last iteration N: c = c_end·N^γ, a = r_end·c_end²·
 //! (A + N)^α.
+//!
+//! Integer values are played as OpenBench plays them: c_k at least 0.5, and the plus and minus
+//! values rounded stochastically (floor(x + u), one uniform u shared by both sides), so that the
+//! two sides always differ and the played values equal theta ± c_k on average. Rounding to the
+//! nearest integer instead plays the same value on both sides whenever c_k < 0.5, and a value
+//! other than theta ± c_k otherwise, so the update would follow noise or a biased gradient.
 
 use ndarray::{Array1, Zip};
 use rand::Rng;
@@ -28,7 +34,16 @@ pub struct Spsa {
     pub c: Array1<f64>,
     min: Array1<f64>,
     max: Array1<f64>,
+    /// Which values are integers (rounded stochastically, c_k at least 0.5). Empty in a
+    /// checkpoint written before integers were told apart: every value is then played unrounded,
+    /// as that run started.
+    #[serde(default)]
+    integer: Vec<bool>,
 }
+
+/// The smallest perturbation of an integer value (OpenBench's): with it, stochastic rounding
+/// always plays the two sides at least one unit apart.
+const MIN_INTEGER_C: f64 = 0.5;
 
 /// One iteration's perturbation: the plus and minus vectors and what the update needs.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,6 +72,7 @@ impl Spsa {
             a: per_dim(&|d| d.r_end * d.c_end * d.c_end * (big_a + n).powf(alpha)),
             min: per_dim(&|d| d.min),
             max: per_dim(&|d| d.max),
+            integer: space.dims.iter().map(|d| d.integer).collect(),
         }
     }
 
@@ -65,21 +81,36 @@ impl Spsa {
         self.theta.as_slice().expect("a one-dimensional array is contiguous")
     }
 
+    fn is_integer(&self, i: usize) -> bool {
+        self.integer.get(i).copied().unwrap_or(false)
+    }
+
     /// The perturbation of iteration `k` (1-based) around the current theta: one Rademacher
-    /// sign per value (±1 with equal odds), each value moved by its c_k.
+    /// sign per value (±1 with equal odds), each value moved by its c_k; integers rounded
+    /// stochastically (see the module's comment).
     pub fn perturb(&self, k: u64, rng: &mut impl Rng) -> Perturbation {
         let kf = k as f64;
-        let c_k = self.c.mapv(|c| c / kf.powf(self.gamma));
+        let c_k = Array1::from_shape_fn(self.theta.len(), |i| {
+            let c = self.c[i] / kf.powf(self.gamma);
+            if self.is_integer(i) {
+                c.max(MIN_INTEGER_C)
+            } else {
+                c
+            }
+        });
         let signs =
             Array1::from_shape_fn(self.theta.len(), |_| if rng.random::<bool>() { 1.0 } else { -1.0 });
+        // Drawn after the signs, so that a space without integers draws what it always drew.
+        let shifts: Vec<Option<f64>> =
+            (0..self.theta.len()).map(|i| self.is_integer(i).then(|| rng.random::<f64>())).collect();
         let at = |side: f64| -> Vec<f64> {
-            Zip::from(&self.theta)
-                .and(&signs)
-                .and(&c_k)
-                .and(&self.min)
-                .and(&self.max)
-                .map_collect(|&t, &s, &c, &lo, &hi| (t + side * s * c).clamp(lo, hi))
-                .to_vec()
+            (0..self.theta.len())
+                .map(|i| {
+                    let x = self.theta[i] + side * signs[i] * c_k[i];
+                    let x = shifts[i].map_or(x, |u| (x + u).floor());
+                    x.clamp(self.min[i], self.max[i])
+                })
+                .collect()
         };
         Perturbation { k, plus: at(1.0), minus: at(-1.0), signs, c_k }
     }

@@ -32,3 +32,40 @@ fn noisy_games_walk_theta_to_the_optimum() {
     assert!((spsa.theta[0] - 30.0).abs() < 8.0 && (spsa.theta[1] + 20.0).abs() < 8.0, "{:?}", spsa.theta);
     assert_eq!(spsa.iteration, 4000);
 }
+
+/// Integers as OpenBench plays them: c_k never below 0.5, the two sides always at least one
+/// unit apart, and on average at theta ± c_k (stochastic rounding), where rounding to the
+/// nearest would play the same value on both sides.
+#[test]
+fn integers_are_rounded_stochastically_around_theta_with_c_at_least_a_half() {
+    let space =
+        Space::parse_openbench("a, int, 10.3, 0, 100, 0.2, 0.002\nb, float, 5, 0, 10, 0.2, 0.002", "s")
+            .unwrap();
+    let spsa = Spsa::new(&space, 1000);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..1000 {
+        let p = spsa.perturb(1000, &mut rng);
+        assert_eq!(p.c_k[0], 0.5, "an integer's perturbation is at least 0.5");
+        assert!((p.c_k[1] - 0.2).abs() < 1e-12, "a float's is its own");
+        assert_eq!((p.plus[0].fract(), p.minus[0].fract()), (0.0, 0.0));
+        assert_eq!((p.plus[0] - p.minus[0]) * p.signs[0], 1.0, "{:?} {:?}", p.plus, p.minus);
+        assert!(((p.plus[1] - p.minus[1]).abs() - 0.4).abs() < 1e-9, "floats are not rounded");
+    }
+}
+
+#[test]
+fn integers_played_average_theta_plus_and_minus_c() {
+    let space = Space::parse_openbench("a, int, 10.3, 0, 100, 0.7, 0.002", "s").unwrap();
+    let spsa = Spsa::new(&space, 1000);
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let n = 40_000;
+    let (mut up, mut down) = (0.0, 0.0);
+    for _ in 0..n {
+        let p = spsa.perturb(1000, &mut rng);
+        let (hi, lo) = if p.signs[0] > 0.0 { (p.plus[0], p.minus[0]) } else { (p.minus[0], p.plus[0]) };
+        up += hi;
+        down += lo;
+    }
+    let (up, down) = (up / n as f64, down / n as f64);
+    assert!((up - 11.0).abs() < 0.01 && (down - 9.6).abs() < 0.01, "{up} {down}");
+}
