@@ -59,6 +59,7 @@ pub fn bake(args: &Bake) -> Result<()> {
     let mut config_doc: toml_edit::DocumentMut = config_text.parse()?;
     let mut config_changed = false;
     if let Some(params) = chosen(&args.params, &config.build.params) {
+        let params = into_repository(args, params, &config.build.params)?;
         let target = Target {
             params,
             config_key: "params",
@@ -69,6 +70,7 @@ pub fn bake(args: &Bake) -> Result<()> {
         config_changed |= export::<EvalLayout>(args, &target, &mut config_doc)?;
     }
     if let Some(params) = chosen(&args.search_params, &config.build.search_params) {
+        let params = into_repository(args, params, &config.build.search_params)?;
         let target = Target {
             params,
             config_key: "search_params",
@@ -120,6 +122,20 @@ fn export<L: Layout>(args: &Bake, target: &Target, config_doc: &mut toml_edit::D
     config_doc["build"][target.config_key] = toml_edit::value(target.params.display().to_string());
     println!("engine.toml now bakes in {}", target.params.display());
     Ok(true)
+}
+
+/// The file the build is to bake, inside the repository: a file outside it (a run folder in
+/// /tmp or on another disk) is copied over the file engine.toml names, with what it records of
+/// how it was tuned, because engine.toml and the module must name a file every clone has.
+fn into_repository(args: &Bake, params: PathBuf, configured: &str) -> Result<PathBuf> {
+    let outside = params.is_absolute() || params.components().any(|c| c == std::path::Component::ParentDir);
+    if !outside || args.no_build {
+        return Ok(params);
+    }
+    let text = std::fs::read_to_string(&params).with_context(|| format!("reading {}", params.display()))?;
+    write(&args.root.join(configured), &text)?;
+    println!("copied {} to {configured} (engine.toml names files inside the repository)", params.display());
+    Ok(PathBuf::from(configured))
 }
 
 /// Writes through a temporary name (the run layer's rule), so a kill never leaves half of the

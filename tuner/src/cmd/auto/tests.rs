@@ -209,8 +209,12 @@ fn a_passed_stage_is_kept_and_baked_and_a_run_with_none_bakes_nothing() {
     assert_eq!(result["clock_verdict"]["outcome"], "passed", "{result}");
     assert_eq!(result["clock_verdict"]["screen"], false);
     assert_eq!(result["baked"], true);
-    let baked = std::fs::read_to_string(root.join("src/eval/baked.rs")).unwrap();
-    assert!(baked.contains("tuned.toml"), "the build bakes the run's values");
+    // The run folder lies outside the repository: its values go into the file engine.toml names.
+    let run_values = EvalParamSet::load(&out.join("run").join("tuned.toml")).unwrap().values();
+    assert_eq!(EvalParamSet::load(&root.join("params/eval.toml")).unwrap().values(), run_values);
+    assert!(std::fs::read_to_string(root.join("engine.toml"))
+        .unwrap()
+        .contains("params = \"params/eval.toml\""));
 
     // Nothing to tune (no value matches what the start can move) passes nothing: nothing baked.
     let untouched = scratch_root(&out.join("untouched"));

@@ -6,7 +6,8 @@
 //! "The whole loop on a tuned build"). So the stage
 //! - continues the recipe its values record: their data beside the run's own positions, their
 //!   objective (search-score weight and scale, L2 pull, prior, coverage), as `tune texel` does when
-//!   no `--data` is named;
+//!   no `--data` is named. The objective comes only with its data: when a recorded file is not on
+//!   the machine, the stage keeps `tune texel`'s defaults and says how to make the file again;
 //! - in the run's first Texel stage, tunes the start's new terms only: tunable terms whose every
 //!   value is zero, as an engine author declares a term before any tuning. They are where the
 //!   evidence to move is, while the other values already sit where the same data put them. Later
@@ -36,8 +37,11 @@ pub(super) struct TexelPlan {
     pub(super) data: Vec<PathBuf>,
     /// Recorded data files that are not on this machine (the stage goes on without them).
     pub(super) missing: Vec<PathBuf>,
-    /// Options of the recorded objective the user's --texel-args do not give.
+    /// Options of the recorded objective the user's --texel-args do not give (none when some
+    /// recorded data is missing).
     pub(super) words: Vec<String>,
+    /// How to make the missing data again, as the start records it.
+    pub(super) regenerate: Option<String>,
     /// The new terms the stage tunes alone (empty: every value, or the user's --only).
     pub(super) only: Vec<String>,
 }
@@ -61,10 +65,17 @@ impl TexelPlan {
                     plan.missing.push(file);
                 }
             }
+            // The objective belongs to its data: without all of it (a results-only --data, say,
+            // cannot take a search-score weight), the stage keeps `tune texel`'s defaults.
+            let complete = plan.missing.is_empty();
+            if !complete {
+                plan.regenerate = recipe.regenerate.clone();
+                plan.data.clear();
+            }
             let given =
                 |option: &str| user.iter().any(|w| w == option || w.starts_with(&format!("{option}=")));
             let mut add = |option: &str, values: Vec<String>| {
-                if !given(option) && !values.is_empty() {
+                if complete && !given(option) && !values.is_empty() {
                     plan.words.push(option.to_string());
                     plan.words.extend(values);
                 }
@@ -96,8 +107,10 @@ impl TexelPlan {
         if !self.missing.is_empty() {
             let missing: Vec<_> = self.missing.iter().map(|p| p.display().to_string()).collect();
             parts.push(format!(
-                "the recorded data {} is not on this machine: the stage reads the run's positions and --data only",
-                missing.join(", ")
+                "the data the start records ({}) is not on this machine, so the stage fits the run's positions \
+                 and --data with tune texel's defaults{}",
+                missing.join(", "),
+                self.regenerate.as_ref().map(|r| format!(" (make the data again with: {r})")).unwrap_or_default()
             ));
         }
         if !self.only.is_empty() {
