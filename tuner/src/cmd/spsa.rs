@@ -18,8 +18,9 @@ use super::args::verify::VerifyArgs;
 use crate::export::Found;
 use crate::fitness::setup::{FitnessKind, Setup};
 use crate::fitness::{step_seed, Games};
+use crate::optim::clop_problems::{simple_regret, Problem};
 use crate::optim::openbench::import_openbench;
-use crate::optim::spsa::{Perturbation, Spsa};
+use crate::optim::spsa::{Perturbation, Spsa, SpsaProblem};
 use crate::run::provenance::Provenance;
 use crate::run::{RunDir, Steps};
 use crate::verify::VerifySettings;
@@ -67,6 +68,14 @@ pub struct SpsaArgs {
     /// result.json and the report, then verifies (--verify) and bakes (--bake) as after a run.
     #[arg(long, value_name = "FILE")]
     pub import_openbench: Option<std::path::PathBuf>,
+    /// Run one of CLOP's artificial test problems instead of tuning (as `tune clop --problem`):
+    /// `--games` per run (10,000), `--runs` runs, `--pairs-per`, `--c-end` (0.1 of the [-1, 1]
+    /// range) and `--r-end`; prints the expected simple regret.
+    #[arg(long, value_name = "NAME")]
+    pub problem: Option<String>,
+    /// Runs of --problem.
+    #[arg(long, default_value_t = 100)]
+    pub runs: usize,
 }
 
 /// One batch's log line: the plus side's games so far (or the loss of theta, Texel fitness).
@@ -116,6 +125,9 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
     }
     if args.pairs_per == 0 {
         bail!("--pairs-per must be at least 1");
+    }
+    if let Some(name) = &args.problem {
+        return problem(args, name);
     }
     let mut setup = args.common.setup("spsa", FitnessKind::Selfplay)?;
     for d in &mut setup.space.dims {
@@ -199,6 +211,33 @@ fn import(args: &SpsaArgs, path: &std::path::Path, verify: &VerifySettings) -> R
     );
     // --resume continues a killed verification from its journal.
     crate::export::conclude(&run, &found, verify, &args.common.play.settings(), args.common.resume).map(drop)
+}
+
+/// `--problem`: the expected simple regret of SPSA on one of CLOP's test problems.
+fn problem(args: &SpsaArgs, name: &str) -> Result<()> {
+    let problem = Problem::parse(name)?;
+    let games = args.common.games.unwrap_or(10_000);
+    let settings = SpsaProblem {
+        pairs_per: args.pairs_per,
+        c_end: args.c_end.unwrap_or(0.1),
+        r_end: args.r_end.unwrap_or(crate::optim::space::DEFAULT_R_END),
+    };
+    let started = Instant::now();
+    let r = simple_regret(&problem, &settings, games, args.runs.max(1), args.common.play.seed)?;
+    println!(
+        "{name} ({} dimensions), {games} games, {} runs, {} pairs per perturbation, c_end {}, r_end {}: \
+         expected simple regret {:.5} ± {:.5} (median {:.5}) in {:.1} s",
+        problem.dims(),
+        r.runs,
+        settings.pairs_per,
+        settings.c_end,
+        settings.r_end,
+        r.mean_regret,
+        r.std_error,
+        r.median_regret,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// Runs (or resumes) the iterations; `halt_at` stops early as a kill would (tests).

@@ -18,6 +18,10 @@ use ndarray::{Array1, Zip};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::clop_problems::{Problem, Solver};
 use super::space::Space;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -135,6 +139,38 @@ impl Spsa {
     #[cfg(test)]
     pub fn c_at(&self, i: usize, k: u64) -> f64 {
         self.c[i] / (k.max(1) as f64).powf(self.gamma)
+    }
+}
+
+/// SPSA on the artificial problems of CLOP's paper (`clop_problems`), for the expected simple
+/// regret: every value on [-1, 1] from 0, each pair a duel of the plus values against the minus
+/// values (a game is won by plus with probability σ(r(plus) - r(minus))), `pairs_per` pairs per
+/// perturbation as OpenBench plays them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpsaProblem {
+    pub pairs_per: u64,
+    pub c_end: f64,
+    pub r_end: f64,
+}
+
+impl Solver for SpsaProblem {
+    fn solve(&self, problem: &Problem, games: u64, seed: u64) -> anyhow::Result<Vec<f64>> {
+        let lines: Vec<String> = (0..problem.dims())
+            .map(|i| format!("x{i}, float, 0, -1, 1, {}, {}", self.c_end, self.r_end))
+            .collect();
+        let space = Space::parse_openbench(&lines.join("\n"), "the problem")?;
+        let per = self.pairs_per.max(1);
+        let iterations = (games / (2 * per)).max(1);
+        let mut spsa = Spsa::new(&space, iterations);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for k in 1..=iterations {
+            let p = spsa.perturb(k, &mut rng);
+            let plus_wins = 1.0 / (1.0 + (problem.strength(&p.minus) - problem.strength(&p.plus)).exp());
+            let result: f64 =
+                (0..2 * per).map(|_| if rng.random::<f64>() < plus_wins { 1.0 } else { -1.0 }).sum();
+            spsa.update(&p, result);
+        }
+        Ok(spsa.values().to_vec())
     }
 }
 

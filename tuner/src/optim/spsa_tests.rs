@@ -4,6 +4,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
+use crate::optim::clop_problems::Problem;
 
 #[test]
 fn the_schedule_ends_at_c_end_and_r_end() {
@@ -68,4 +69,21 @@ fn integers_played_average_theta_plus_and_minus_c() {
     }
     let (up, down) = (up / n as f64, down / n as f64);
     assert!((up - 11.0).abs() < 0.01 && (down - 9.6).abs() < 0.01, "{up} {down}");
+}
+
+/// On CLOP's log problem SPSA moves from 0 toward the optimum at -0.525, one pair per
+/// perturbation or OpenBench's eight.
+#[test]
+fn spsa_solves_the_log_problem_with_one_or_eight_pairs_per_perturbation() {
+    let problem = Problem::parse("log").unwrap();
+    for pairs_per in [1, 8] {
+        let settings = SpsaProblem { pairs_per, c_end: 0.1, r_end: 0.02 };
+        let start = problem.optimum() - problem.win_probability(&[0.0]);
+        let r = crate::optim::clop_problems::simple_regret(&problem, &settings, 10_000, 20, 3).unwrap();
+        assert!(
+            r.mean_regret < start / 2.0,
+            "{pairs_per}: regret {} against {start} at the start",
+            r.mean_regret
+        );
+    }
 }
