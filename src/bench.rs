@@ -35,8 +35,17 @@ pub const BENCH_FENS: [&str; 16] = [
 
 /// Runs the bench; returns (nodes, nodes per second) and writes a line per position to `out`.
 pub fn run_bench(depth: i32, out: &mut dyn std::io::Write) -> std::io::Result<(u64, u64)> {
-    let weights = Weights::default();
-    let params = SearchParams::default();
+    run_bench_with(&Weights::default(), &SearchParams::default(), depth, out)
+}
+
+/// The bench of other values than the build's: the signature a build baked with them would
+/// print (the tuner writes it beside a verified result, as a hand-made change's test lists it).
+pub fn run_bench_with(
+    weights: &Weights,
+    params: &SearchParams,
+    depth: i32,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<(u64, u64)> {
     let mut total = 0;
     let start = Instant::now();
     for (i, fen) in BENCH_FENS.iter().enumerate() {
@@ -46,7 +55,7 @@ pub fn run_bench(depth: i32, out: &mut dyn std::io::Write) -> std::io::Result<(u
         let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, nodes: AtomicU64::new(0) };
         let mut histories = vec![History::default()];
         let result =
-            run(&pos, &weights, &params, &shared, &mut histories, &Limits::depth(depth), 0, 1, &mut |_| {});
+            run(&pos, weights, params, &shared, &mut histories, &Limits::depth(depth), 0, 1, &mut |_| {});
         total += result.nodes;
         writeln!(
             out,

@@ -49,6 +49,9 @@ pub struct Verdict {
     pub elo_bounds: [f64; 2],
     pub games: u64,
     pub pentanomial: [u64; 5],
+    /// Wins, losses and draws of the tuned values (absent in runs before they were recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wld: Option<[u64; 3]>,
     /// The clock or node count, as a user types it (`3+0.03`, `5000 nodes`).
     pub control: String,
     /// Played at fixed nodes: a screen, which did not always hold at a clock.
@@ -90,7 +93,7 @@ impl Verdict {
 }
 
 /// `5` for 5.0, `2.5` for 2.5: bounds as a user types them.
-fn trim(x: f64) -> String {
+pub(crate) fn trim(x: f64) -> String {
     if x.fract() == 0.0 {
         format!("{x:.0}")
     } else {
@@ -170,6 +173,7 @@ pub fn example(outcome: VerdictOutcome, screen: bool) -> Verdict {
         elo_bounds: [0.0, 5.0],
         games: 788,
         pentanomial: [1, 2, 3, 4, 5],
+        wld: None,
         control: if screen { "5000 nodes per move".into() } else { "3+0.03".into() },
         screen,
         opponent: "the starting values".into(),

@@ -81,6 +81,7 @@ pub fn verify(
         elo_bounds: plan.bounds,
         games: tally.games(),
         pentanomial: tally.pairs.0,
+        wld: Some([tally.wld.wins, tally.wld.losses, tally.wld.draws]),
         control: plan.limit.to_string(),
         screen: plan.is_screen(),
         opponent: "the starting values".into(),

@@ -27,6 +27,7 @@ use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
 mod engine;
+mod ledger;
 mod record;
 mod stages;
 mod texel_plan;
@@ -437,12 +438,14 @@ fn finish(
         engine::write_options(run, state)?;
     }
     let mut result = write_results(run, state, start_eval, start_search, baked)?;
-    if let Some(verdict) = clock_verdict {
-        let verdict = serde_json::to_value(&verdict)?;
+    if let Some(verdict) = &clock_verdict {
+        let verdict = serde_json::to_value(verdict)?;
         run.add_result("clock_verdict", &verdict)?;
         result["clock_verdict"] = verdict;
     }
     run.write_meta("auto", args, true, Some(result))?;
+    let clock = clock_verdict.as_ref().map(|v| (v, run, (&eval, &search)));
+    log_tests(args, run, state, clock, baked == Some(true))?;
     crate::export::write_report(run, &eval, Some(start_eval.set()));
     println!(
         "\n{} stages in {:.1} hours; {}",
@@ -464,6 +467,40 @@ fn finish(
         last.map_or(0.0, |r| r.cumulative_elo),
         last.map_or(0.0, |r| r.cumulative_error),
     );
+    Ok(())
+}
+
+/// The run's SPRTs as rows of a tests table: in the run folder's `tests.md`, and with `--bake`
+/// in the repository's `reports/tests.md` too, where a hand-made change's test is listed.
+fn log_tests(
+    args: &AutoArgs,
+    run: &RunDir,
+    state: &State,
+    clock: Option<(&crate::verify::Verdict, &RunDir, (&EvalParamSet, &SearchParamSet))>,
+    baked: bool,
+) -> Result<()> {
+    let build = ledger::Build::of(&args.root, args.external.engine.is_none());
+    let rows = ledger::rows(&state.stages, &build, clock, baked)?;
+    if rows.is_empty() {
+        return Ok(());
+    }
+    ledger::write_run_table(run, &rows)?;
+    let table = args.root.join(ledger::TABLE);
+    if !args.bake || !table.is_file() {
+        return Ok(());
+    }
+    // The bake is done: a table that cannot take the rows costs a warning, not the run.
+    match ledger::insert_rows(&table, &rows) {
+        Ok(numbers) if !numbers.is_empty() => {
+            eprintln!("the loop's tests are rows {numbers:?} of {}", table.display())
+        }
+        Ok(_) => {}
+        Err(e) => eprintln!(
+            "warning: the loop's tests were not added to {} ({e:#}); they are in {}",
+            table.display(),
+            run.file("tests.md").display()
+        ),
+    }
     Ok(())
 }
 

@@ -159,6 +159,9 @@ fn a_run_resumed_mid_stage_ends_as_the_uninterrupted_one() {
 fn a_passed_stage_is_kept_and_baked_and_a_run_with_none_bakes_nothing() {
     let out = temp("bake");
     let root = scratch_root(&out);
+    std::fs::create_dir_all(root.join("reports")).unwrap();
+    std::fs::write(root.join("reports/tests.md"), "| # | change |\n| --- | --- |\n| 1 | by hand |\n")
+        .unwrap();
     let data = small_dataset().display().to_string();
     let baked = EvalParamSet::baked();
     let mut values = baked.values();
@@ -215,6 +218,13 @@ fn a_passed_stage_is_kept_and_baked_and_a_run_with_none_bakes_nothing() {
     assert!(std::fs::read_to_string(root.join("engine.toml"))
         .unwrap()
         .contains("params = \"params/eval.toml\""));
+    // The loop's SPRTs are tests like hand-made ones: rows of the run's table and of the repository's.
+    let table = std::fs::read_to_string(root.join("reports/tests.md")).unwrap();
+    let first_row = table.lines().find(|l| l.starts_with("| 2 | ")).expect("the first stage is row 2");
+    assert!(first_row.contains("cycle-1/texel") && first_row.contains("passed: kept by the loop"), "{table}");
+    let clock_row = table.lines().last().unwrap();
+    assert!(clock_row.contains("verify-clock") && clock_row.ends_with("| passed: baked |"), "{table}");
+    assert!(std::fs::read_to_string(out.join("run").join("tests.md")).unwrap().contains("cycle-1/texel"));
 
     // Nothing to tune (no value matches what the start can move) passes nothing: nothing baked.
     let untouched = scratch_root(&out.join("untouched"));
