@@ -220,18 +220,22 @@ pub(super) fn write_run_table(run: &RunDir, rows: &[TestRow]) -> Result<()> {
 
 const HEADER: &str = "| # | change | commit, bench | bounds | control | games | W-L-D | Elo | LLR | verdict |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
 
-/// Inserts `rows` after the last numbered row of the table at `path`, numbered on from the
-/// largest number there; rows whose folder the table already names are left out. Returns the
-/// numbers given.
+/// Inserts `rows` at the end of the file's first table whose first column is `#` (the tests; a
+/// later table may number its own rows), numbered on from the largest number in it; rows whose
+/// folder the file already names are left out. Returns the numbers given.
 pub(super) fn insert_rows(path: &Path, rows: &[TestRow]) -> Result<Vec<usize>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let lines: Vec<&str> = text.lines().collect();
-    let numbered: Vec<(usize, usize)> =
-        lines.iter().enumerate().filter_map(|(i, line)| row_number(line).map(|n| (i, n))).collect();
-    let Some(&(last_line, _)) = numbered.last() else {
-        bail!("{} has no numbered table row to add the loop's tests after", path.display());
+    let Some(header) = lines.iter().position(|l| l.starts_with("| # |")) else {
+        bail!(
+            "{} has no table of tests (a header row starting `| # |`) to add the loop's tests to",
+            path.display()
+        );
     };
-    let first = numbered.iter().map(|&(_, n)| n).max().unwrap_or(0) + 1;
+    let end = (header..lines.len()).find(|&i| !lines[i].starts_with('|')).unwrap_or(lines.len());
+    let last_line = end - 1;
+    let numbered: Vec<usize> = lines[header..end].iter().filter_map(|line| row_number(line)).collect();
+    let first = numbered.iter().max().unwrap_or(&0) + 1;
     let new: Vec<&TestRow> = rows.iter().filter(|r| !text.contains(&format!("`{}`", r.folder))).collect();
     let added: Vec<usize> = (first..first + new.len()).collect();
     let new_lines: Vec<String> = new.iter().zip(&added).map(|(row, &n)| row.render(n)).collect();

@@ -38,7 +38,7 @@ fn a_row_reads_as_a_hand_made_tests_row() {
 fn rows_go_after_the_tables_last_row_numbered_on_and_only_once() {
     let dir = TempDir::new("ledger");
     let path = dir.join("tests.md");
-    let table = "# Strength tests\n\n| # | change |\n| --- | --- |\n| 1 | a |\n| 51s | a screen |\n| 7 | b |\nOurs over all: 0 crashes.\n";
+    let table = "# Strength tests\n\n| # | change |\n| --- | --- |\n| 1 | a |\n| 51s | a screen |\n| 7 | b |\nOurs over all: 0 crashes.\n\n## Threads\n\n| threads | nps |\n| --- | --- |\n| 1 | 19 M |\n| 2 | 39 M |\n";
     std::fs::write(&path, table).unwrap();
     let rows = [
         row("/runs/x/cycle-1/texel", VerdictOutcome::Passed),
@@ -50,6 +50,7 @@ fn rows_go_after_the_tables_last_row_numbered_on_and_only_once() {
     assert!(lines[7].starts_with("| 52 | ") && lines[7].ends_with("| passed: kept by the loop |"), "{text}");
     assert!(lines[8].starts_with("| 53 | ") && lines[8].ends_with("| failed: not kept |"), "{text}");
     assert_eq!(lines[9], "Ours over all: 0 crashes.");
+    assert_eq!(lines.last(), Some(&"| 2 | 39 M |"), "a later table's numbered rows are not the tests'");
     assert!(text.ends_with('\n'));
     // The same run finished again adds nothing; a new stage goes on from 53.
     assert_eq!(insert_rows(&path, &rows).unwrap(), Vec::<usize>::new());
@@ -59,7 +60,7 @@ fn rows_go_after_the_tables_last_row_numbered_on_and_only_once() {
     let empty = dir.join("empty.md");
     std::fs::write(&empty, "# nothing here\n").unwrap();
     let message = format!("{:#}", insert_rows(&empty, &rows).unwrap_err());
-    assert!(message.contains("empty.md") && message.contains("no numbered table row"), "{message}");
+    assert!(message.contains("empty.md") && message.contains("no table of tests"), "{message}");
     assert_eq!(
         (row_number("| --- | --- |"), row_number("text | 3 |"), row_number("| 12 | x |")),
         (None, None, Some(12))
