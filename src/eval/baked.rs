@@ -89,7 +89,7 @@ pub mod idx {
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
 #[rustfmt::skip]
 pub const MATERIAL: [S; 5] = [
-    S(  89,  112), S( 427,  416), S( 450,  431), S( 607,  717), S(1274, 1317),
+    S(  89,  113), S( 429,  418), S( 452,  433), S( 610,  721), S(1280, 1324),
 ];
 
 /// Pawn placement on top of material; ranks 1 and 8 are unused.
@@ -187,14 +187,14 @@ pub const MOBILITY_BISHOP: [S; 14] = [
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_ROOK: [S; 15] = [
-    S( -54, -113), S( -40,  -91), S( -24,  -67), S( -23,  -47), S( -19,  -30), S( -14,  -16), S( -10,   -8), S(  -5,   -1),
+    S( -54, -114), S( -40,  -91), S( -24,  -67), S( -23,  -47), S( -19,  -30), S( -14,  -16), S( -10,   -8), S(  -5,   -1),
     S(  -2,    9), S(   3,   18), S(   8,   24), S(  13,   31), S(  17,   38), S(  21,   43), S(  24,   48),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_QUEEN: [S; 28] = [
-    S( -58, -122), S( -48, -106), S( -42,  -91), S( -36,  -77), S( -32,  -66), S( -29,  -56), S( -23,  -47), S( -19,  -38),
+    S( -58, -123), S( -48, -107), S( -42,  -91), S( -36,  -77), S( -32,  -66), S( -29,  -56), S( -23,  -47), S( -19,  -38),
     S( -14,  -31), S( -12,  -24), S( -10,  -17), S(  -7,  -10), S(  -4,   -4), S(  -1,    2), S(   1,    8), S(   4,   13),
     S(   6,   18), S(   9,   22), S(  11,   26), S(  14,   30), S(  17,   35), S(  20,   38), S(  22,   43), S(  24,   47),
     S(  26,   51), S(  28,   55), S(  29,   58), S(  30,   61),
@@ -203,7 +203,7 @@ pub const MOBILITY_QUEEN: [S; 28] = [
 /// Passed pawn by relative rank (index 0 and 7 unused).
 #[rustfmt::skip]
 pub const PASSED_RANK: [S; 8] = [
-    S(   0,    0), S(   7,   26), S(  11,   30), S(  24,   47), S(  42,   70), S(  63,   98), S(  85,  126), S(   0,    0),
+    S(   0,    0), S(   7,   26), S(  11,   30), S(  24,   47), S(  42,   70), S(  63,   98), S(  85,  127), S(   0,    0),
 ];
 
 /// Passed pawn whose path to promotion is empty, by relative rank.
@@ -299,7 +299,7 @@ pub const KING_SAFETY_WEAK_SQUARES: [S; 1] = [
 /// King-safety curve: penalty at 100 attack units (curve = scale * (units/100)^power).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_SCALE: [S; 1] = [
-    S( 123,   28),
+    S( 124,   28),
 ];
 
 /// King-safety curve exponent, in hundredths (200 = quadratic).
@@ -548,50 +548,50 @@ pub const COMPLEXITY_OFFSET: [S; 1] = [
 /// Enemy pawn that none of our pawns attacks, poorly defended: attacked and not defended, or attacked twice, defended at most once and by no pawn (Ethereal's weak pawn).
 #[rustfmt::skip]
 pub const THREAT_WEAK_PAWN: [S; 1] = [
-    S(   0,    0),
+    S(   6,    1),
 ];
 
 /// Enemy knight, bishop, rook or queen attacked exactly once and defended exactly once: its one defender may be overloaded (Ethereal's).
 #[rustfmt::skip]
 pub const THREAT_OVERLOADED: [S; 1] = [
-    S(   0,    0),
+    S(   1,    4),
 ];
 
 /// Enemy queen attacked by any piece or pawn of ours (Ethereal's), on top of the threat by victim.
 #[rustfmt::skip]
 pub const THREAT_QUEEN_ATTACKED: [S; 1] = [
-    S(   0,    0),
+    S(  13,    3),
 ];
 
 /// Per piece or pawn (either side's) on a square we attack that the enemy attacks twice, we once and no pawn of ours (Ethereal's restricted squares).
 #[rustfmt::skip]
 pub const SPACE_RESTRICT_PIECE: [S; 1] = [
-    S(   0,    0),
+    S(  -5,  -13),
 ];
 
 /// Per empty square we attack that the enemy attacks twice, we once and no pawn of ours (Ethereal's).
 #[rustfmt::skip]
 pub const SPACE_RESTRICT_EMPTY: [S; 1] = [
-    S(   0,    0),
+    S(  -3,    1),
 ];
 
 /// Per square of the big centre (files c-f, ranks 3-6) the enemy does not attack and we attack or occupy, while minors plus twice the rooks and queens of both sides exceed 12 (Ethereal's).
 #[rustfmt::skip]
 pub const SPACE_CENTER_CONTROL: [S; 1] = [
-    S(   0,    0),
+    S(  -1,    6),
 ];
 
 /// Knight by how closed the position is: (pawns + 3 rammed pairs - 4 files without a pawn) / 3, 0 (open) to 8 (Ethereal's closedness); level 5, the start position's, is the reference (the knight's value holds it).
 #[rustfmt::skip]
 pub const CLOSEDNESS_KNIGHT: [S; 9] = [
-    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
-    S(   0,    0),
+    S(  -1,    0), S(  -2,    0), S(   0,    1), S(  -3,    0), S(  -3,    3), S(   0,    0), S(   1,    1), S(   0,    1),
+    S(   1,   -1),
 ];
 
 /// Rook by how closed the position is, as closedness.knight (Ethereal's); level 5 is the reference.
 #[rustfmt::skip]
 pub const CLOSEDNESS_ROOK: [S; 9] = [
-    S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0),
+    S(  -4,   -3), S(  -2,   -1), S(  -5,   -2), S(  -3,   -2), S(  -7,   -4), S(   0,    0), S(  -1,   -1), S(  -2,    0),
     S(   0,    0),
 ];
 
