@@ -1,7 +1,7 @@
 #!/bin/bash
 # Issue 61: does test 54's bake pay for its cost? Test 54 played its values against the old ones in
 # one process that computed the new terms on both sides, while the build before the bake (62494b0)
-# skips terms whose weights are all zero: the baked build searches 3.7% fewer nodes per second
+# skips terms whose weights are all zero: the baked build spends 3.7% more instructions per node
 # (docs/measurements.md, "Bench"). This SPRT plays the two builds as UCI binaries, so the cost is in
 # the games: the build of NEW (default 1405560, the bake) against OLD (default 62494b0), SPRT [0, 5]
 # at 3 s + 0.03 s, pentanomial, 2 games at a time, nothing else running.
