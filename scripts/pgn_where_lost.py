@@ -5,11 +5,16 @@ Prints, for each engine, the time per move and mean depth in 20-ply buckets afte
 ENGINE's losses the move after which the winner's score stays at +1.00 or more: its ply bucket and how
 often ENGINE's own score was still above -0.30 there (a loss it did not see coming).
 
-Usage: scripts/pgn_where_lost.py GAMES.pgn [ENGINE]   (ENGINE defaults to "whetstone")
+With --positions OUT.epd, also writes the positions of those unseen losses (ENGINE to move, its last
+move before the turn; needs python-chess), for deeper searches or other engines to judge whether the
+loss was beyond the horizon or misjudged.
+
+Usage: scripts/pgn_where_lost.py GAMES.pgn [ENGINE] [--positions OUT.epd]   (ENGINE defaults to "whetstone")
 """
+import argparse
 import collections
+import io
 import re
-import sys
 
 COMMENT = re.compile(r"\{([+-]?[\d.M#-]+)/(\d+) ([\d.]+)s\}")
 
@@ -31,14 +36,33 @@ def games(path):
         white_first = (" w " in fen) if fen else True
         first, second = (headers["White"], headers["Black"]) if white_first else (headers["Black"], headers["White"])
         moves = [((first, second)[i % 2], score(s), int(d), float(t)) for i, (s, d, t) in enumerate(COMMENT.findall(body))]
-        yield headers, moves
+        yield headers, moves, chunk
+
+
+def position_before(chunk, ply):
+    """The FEN before the move at `ply` of a game's PGN text (python-chess replays it)."""
+    import chess.pgn
+
+    board = chess.pgn.read_game(io.StringIO(chunk)).board()
+    for move in chess.pgn.read_game(io.StringIO(chunk)).mainline_moves():
+        if ply == 0:
+            break
+        board.push(move)
+        ply -= 1
+    return board.fen()
 
 
 def main():
-    path, engine = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "whetstone")
+    parser = argparse.ArgumentParser(description="Where a match is lost, from a tune match PGN.")
+    parser.add_argument("pgn")
+    parser.add_argument("engine", nargs="?", default="whetstone")
+    parser.add_argument("--positions", help="write the unseen losses' positions here (EPD)")
+    args = parser.parse_args()
+    path, engine = args.pgn, args.engine
+    written = []
     time, depth, per_game = (collections.defaultdict(lambda: collections.defaultdict(list)) for _ in range(3))
     buckets, unseen, losses = collections.Counter(), 0, 0
-    for headers, moves in games(path):
+    for headers, moves, chunk in games(path):
         totals = collections.Counter()
         for ply, (mover, _, d, t) in enumerate(moves):
             time[mover][min(ply // 20, 5)].append(t)
@@ -55,8 +79,14 @@ def main():
         if turn is None:
             continue
         buckets[min(turn // 20, 5)] += 1
-        ours = [s for ply, (m, s, _, _) in enumerate(moves) if m == engine and ply < turn]
-        unseen += bool(ours) and ours[-1] > -0.30
+        ours = [(ply, s) for ply, (m, s, _, _) in enumerate(moves) if m == engine and ply < turn]
+        if ours and ours[-1][1] > -0.30:
+            unseen += 1
+            if args.positions:
+                ply, ours_then = ours[-1]
+                their_score = dict(theirs)[turn]
+                written.append(f'{position_before(chunk, ply)} c0 "{engine} {ours_then:+.2f} at ply {ply}, '
+                               f'winner {their_score:+.2f} at ply {turn}";')
     for mover in time:
         games_played = per_game[mover]["all"]
         print(f"{mover}: {len(games_played)} games, {sum(games_played) / len(games_played):.1f} s thinking per game")
@@ -67,6 +97,10 @@ def main():
     print(f"{engine} lost {losses}; the winner's score stays >= +1.00 from a move in plies (20-ply buckets): "
           + ", ".join(f"{b * 20}+: {n}" for b, n in sorted(buckets.items())))
     print(f"{engine}'s own score above -0.30 at that move: {unseen}")
+    if args.positions:
+        with open(args.positions, "w") as out:
+            out.writelines(line + "\n" for line in written)
+        print(f"{len(written)} positions written to {args.positions}")
 
 
 if __name__ == "__main__":
