@@ -46,7 +46,7 @@ impl Searcher<'_> {
         // Step 2. Draws and mate-distance pruning (never at the root: it must return a move).
         if !root {
             if self.is_draw(ply) {
-                return 0;
+                return self.draw_score();
             }
             if ply >= MAX_PLY {
                 return self.static_eval();

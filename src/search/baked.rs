@@ -42,8 +42,9 @@ pub mod idx {
     pub const NMP_TT_GUARD: usize = 34;
     pub const TT_EVAL_FROM_SCORE: usize = 35;
     pub const HISTORY_PRUNE_MARGIN: usize = 36;
+    pub const DRAW_JITTER: usize = 37;
     /// Number of elements in all.
-    pub const COUNT: usize = 37;
+    pub const COUNT: usize = 38;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -268,6 +269,12 @@ pub const HISTORY_PRUNE_MARGIN: [i32; 1] = [
     0,
 ];
 
+/// Draw scores inside the search (repetitions, the fifty-move rule, insufficient material) are dithered to plus or minus this many cp by the node count, so that a line is not taken for a forced draw just because every draw scores exactly 0 (Stockfish's value_draw; 0: off).
+#[rustfmt::skip]
+pub const DRAW_JITTER: [i32; 1] = [
+    0,
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -310,6 +317,7 @@ pub fn param_set() -> ParamSet {
             term("nmp.tt_guard", "Null-move pruning is skipped when the table's entry for the position is an upper bound below beta (an earlier search of it failed low there), as in Ethereal (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &NMP_TT_GUARD, &[]),
             term("tt.eval_from_score", "The pruning decisions (razoring, reverse futility, null move, ProbCut, futility) and quiescence's stand-pat use the table's score in place of the static evaluation when its bound says the true score lies beyond it, as Stockfish and Ethereal do (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &TT_EVAL_FROM_SCORE, &[]),
             term("history.prune_margin", "History pruning: at depth <= 3, once a move has been searched, a quiet non-checking move whose history (butterfly plus both continuations) is below minus this times depth is skipped (0: off).", Shape::Scalar, false, true, 0, 8000, &HISTORY_PRUNE_MARGIN, &[]),
+            term("draw.jitter", "Draw scores inside the search (repetitions, the fifty-move rule, insufficient material) are dithered to plus or minus this many cp by the node count, so that a line is not taken for a forced draw just because every draw scores exactly 0 (Stockfish's value_draw; 0: off).", Shape::Scalar, false, true, 0, 20, &DRAW_JITTER, &[]),
         ],
     }
 }

@@ -357,6 +357,19 @@ impl<'a> Searcher<'a> {
         evaluate_cached(&self.pos, self.weights, &mut self.pawns)
     }
 
+    /// The score of a draw found inside the tree: 0, or with `draw.jitter` plus or minus that many
+    /// cp by the node count. With every draw at exactly 0, a side that is slightly worse can take
+    /// a line for a forced repetition because each alternative the search tried also scored 0;
+    /// dithered, the search keeps looking for a way out (Stockfish's `value_draw`).
+    fn draw_score(&self) -> i32 {
+        let jitter = self.params[idx::DRAW_JITTER];
+        if self.nodes & 2 == 0 {
+            -jitter
+        } else {
+            jitter
+        }
+    }
+
     /// Fifty-move rule, insufficient material, and repetition: once inside the search tree, or
     /// twice counting the game's earlier positions.
     fn is_draw(&self, ply: usize) -> bool {

@@ -141,6 +141,40 @@ fn repetitions_count_twice_in_the_tree_or_thrice_in_the_game() {
 }
 
 #[test]
+fn draws_in_the_tree_score_plus_or_minus_draw_jitter() {
+    use crate::search::SearchParamSet;
+    let tt = TranspositionTable::new(1);
+    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+    let shared = Shared { tt: &tt, stop: &stop, pondering: &pondering, nodes: AtomicU64::new(0) };
+    let weights = Weights::default();
+    let mut values = SearchParamSet::baked().values();
+    assert_eq!(values[idx::DRAW_JITTER], 0, "draw.jitter ships off");
+    let pos = Position::startpos();
+    for (jitter, expected) in [(0, [0, 0, 0]), (5, [-5, 5, -5])] {
+        values[idx::DRAW_JITTER] = jitter;
+        let params = SearchParams::from_set(&SearchParamSet::baked().with_values(&values));
+        let mut history = History::default();
+        let timer = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, TimePlan::default());
+        let mut s = Searcher::new(
+            pos.clone(),
+            &weights,
+            &params,
+            &shared,
+            &mut history,
+            Limits::default(),
+            timer,
+            true,
+        );
+        let mut scores = [0; 3];
+        for (score, nodes) in scores.iter_mut().zip([0, 2, 5]) {
+            s.nodes = nodes;
+            *score = s.draw_score();
+        }
+        assert_eq!(scores, expected, "draw.jitter = {jitter}");
+    }
+}
+
+#[test]
 fn fifty_move_rule_is_a_draw() {
     // Fifty-move rule: a position with halfmove 99 where any move reaches 100.
     let (_, score) = best("8/8/8/8/8/k7/8/K6R w - - 99 120", 4);
