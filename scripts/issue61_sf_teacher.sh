@@ -9,8 +9,9 @@
 #
 # Usage: scripts/issue61_sf_teacher.sh OUT [step]
 #   step rescore (about 45 minutes on 2 cores): tune dataset rescore ... --engine stockfish --depth 8
-#   step texel (minutes): tune texel ..., screened in process at 20,000 nodes (an SPRT capped at 600 games)
+#   step texel (a minute): tune texel ... --no-verify, then a screen in process: 600 games at 20,000 nodes
 #   step clock (hours, resumable by running it again): tune verify OUT/texel --verify-tc 3+0.03 --verify-games 4000
+# SCORE_WEIGHT (default 0.5) is the share of Stockfish's score in each target (1 was screened too).
 # With no step, all three in turn.
 # The rescored file is kept in the repository as datasets/whetstone-selfplay4-1365k-sf8.epd.gz
 # (made by step 1 on 2026-11-30); step 1 is skipped when it is there.
@@ -32,9 +33,11 @@ if [[ $STEP == all || $STEP == rescore ]] && [ ! -f "$DATA" ]; then
 fi
 if [[ $STEP == all || $STEP == texel ]]; then
   lock "$TUNE" texel --params params/eval.toml --data "$DATA" \
-    --score-weight 0.5 --score-k fit --l2 0.0003 --smooth 0.0003 --mirror 0.0003 \
+    --score-weight "${SCORE_WEIGHT:-0.5}" --score-k fit --l2 0.0003 --smooth 0.0003 --mirror 0.0003 \
     --prior-terms 'pst.*' 'mobility.*' 'passed.*' king.shield king.storm pawns.connected king.pawn_distance \
-    --min-coverage 1000 --verify-nodes 20000 --verify-games 600 --concurrency 2 --seed 73 --out "$OUT/texel"
+    --min-coverage 1000 --no-verify --concurrency 2 --seed 73 --out "$OUT/texel"
+  lock "$TUNE" match --engine "$OUT/texel/tuned.toml" --opponent params/eval.toml --nodes 20000 --games 600 \
+    --concurrency 2 --seed 73 --out "$OUT/screen"
 fi
 if [[ $STEP == all || $STEP == clock ]]; then
   lock "$TUNE" verify "$OUT/texel" --verify-tc 3+0.03 --verify-games 4000 --concurrency 2 --seed 74
