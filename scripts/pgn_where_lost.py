@@ -43,12 +43,10 @@ def position_before(chunk, ply):
     """The FEN before the move at `ply` of a game's PGN text (python-chess replays it)."""
     import chess.pgn
 
-    board = chess.pgn.read_game(io.StringIO(chunk)).board()
-    for move in chess.pgn.read_game(io.StringIO(chunk)).mainline_moves():
-        if ply == 0:
-            break
+    game = chess.pgn.read_game(io.StringIO(chunk))
+    board = game.board()
+    for move in list(game.mainline_moves())[:ply]:
         board.push(move)
-        ply -= 1
     return board.fen()
 
 
