@@ -148,7 +148,9 @@ impl Standing {
                     (VerdictOutcome::Passed, true) => "passed only a screen at fixed nodes, not a clock SPRT",
                     (VerdictOutcome::Passed, false) => "passed its SPRT",
                     (VerdictOutcome::Failed, _) => "failed its verification",
-                    (VerdictOutcome::Undecided, _) => "is undecided (its SPRT reached the game cap)",
+                    (VerdictOutcome::Undecided, _) => {
+                        "is undecided (its SPRT reached the game cap or was stopped before a verdict)"
+                    }
                 };
                 format!(
                     "{what} ({:+.1} ± {:.1} Elo over {} games at {})",

@@ -64,7 +64,7 @@ pub(super) fn check(args: &AutoArgs, engine: &Path) -> Result<()> {
                 bail!("the spsa stage of an --engine run needs --space FILE: the engine's search options")
             }
             Stage::Pbil => {
-                bail!("the pbil stage tunes Whetstone's params; an --engine run has datagen, texel and spsa")
+                bail!("the pbil stage tunes Whetstone's params; an --engine run has datagen, rescore, texel and spsa")
             }
             _ => {}
         }
@@ -179,6 +179,8 @@ pub(super) fn stage_words(
         Stage::Pbil => {
             bail!("the pbil stage tunes Whetstone's params; an --engine run has datagen, texel and spsa")
         }
+        // Positions are scored the same whichever engine played them (`stages::rescore_words`).
+        Stage::Rescore => {}
     }
     Ok(words)
 }

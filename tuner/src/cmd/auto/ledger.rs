@@ -135,10 +135,10 @@ pub(super) fn rows(
     Ok(rows)
 }
 
-/// A stage's row, read from its run folder; None for a stage without an SPRT (datagen, one that
-/// moved nothing, one left unverified).
+/// A stage's row, read from its run folder; None for a stage without an SPRT (datagen, rescore,
+/// one that moved nothing, one left unverified).
 fn stage_row(record: &StageRecord, build: &Build, baked: bool) -> Result<Option<TestRow>> {
-    if record.stage == Stage::Datagen {
+    if !record.stage.tunes() {
         return Ok(None);
     }
     let dir = &record.dir;

@@ -4,10 +4,10 @@
 //! against the values it started from, and only a passed stage's values go on. Cycles repeat
 //! while the budget lasts; `--bake` then bakes what passed.
 //!
-//! Each stage is the command a user would type (`tune datagen`, `texel`, `spsa`, `pbil`), parsed
-//! from a command line `stages.rs` builds and recorded with it, in its own folder under the run
-//! (`cycle-1/texel`, ...): a stage's folder is an ordinary run folder that `tune report` reads,
-//! and its command line reruns it by hand. This is the one command built from commands rather
+//! Each stage is the command a user would type (`tune datagen`, `dataset rescore`, `texel`, `spsa`,
+//! `pbil`), parsed from a command line `stages.rs` builds and recorded with it, in its own folder
+//! under the run (`cycle-1/texel`, ...): a stage's folder is an ordinary run folder that `tune
+//! report` reads, and its command line reruns it by hand. This is the one command built from commands rather
 //! than from the library's layers: a stage *is* a run of that command, and composing the commands
 //! keeps one code path for a stage typed by hand and one run by the loop.
 //!
@@ -49,6 +49,10 @@ use stages::{budget, expected_seconds, parse_stage, resumable, run_stage, spsa_o
 pub enum Stage {
     /// Self-play games of the current values: labelled positions for the Texel stages.
     Datagen,
+    /// The last datagen stage's positions scored by a stronger UCI engine (--rescore-engine),
+    /// for the Texel stages after it: they learn that engine's judgement (`tune texel
+    /// --score-weight`) instead of our own search's at the games' nodes.
+    Rescore,
     /// Texel tuning of the evaluation on every position the run generated so far (and --data).
     Texel,
     /// SPSA of the search constants over self-play (what no dataset can teach).
@@ -61,6 +65,7 @@ impl Stage {
     fn name(self) -> &'static str {
         match self {
             Stage::Datagen => "datagen",
+            Stage::Rescore => "rescore",
             Stage::Texel => "texel",
             Stage::Spsa => "spsa",
             Stage::Pbil => "pbil",
@@ -68,7 +73,15 @@ impl Stage {
     }
 
     fn tunes(self) -> bool {
-        self != Stage::Datagen
+        !matches!(self, Stage::Datagen | Stage::Rescore)
+    }
+
+    /// The `tune` subcommand that runs the stage.
+    fn command(self) -> &'static str {
+        match self {
+            Stage::Rescore => "dataset rescore",
+            stage => stage.name(),
+        }
     }
 }
 
@@ -111,6 +124,13 @@ pub struct AutoArgs {
     /// Nodes per move of the datagen games.
     #[arg(long, default_value_t = 5000, value_name = "N")]
     pub datagen_nodes: u64,
+    /// The UCI engine that scores each rescore stage's positions (Stockfish, say: a stronger
+    /// teacher than our own search at the games' nodes; docs/tuning.md, "A stronger teacher").
+    #[arg(long, value_name = "FILE")]
+    pub rescore_engine: Option<PathBuf>,
+    /// Search depth per position of the rescore stages.
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    pub rescore_depth: u32,
     /// Epochs of each Texel stage. Its other options: on a start that records how it was tuned
     /// (`[provenance]`), that recipe and its data beside the run's, and the first Texel stage
     /// tunes the start's new terms (every value zero) alone; else `tune texel`'s defaults.
@@ -133,6 +153,10 @@ pub struct AutoArgs {
     /// '--random-plies 8'`).
     #[arg(long, value_name = "'OPTIONS'", allow_hyphen_values = true)]
     pub datagen_args: Option<String>,
+    /// More options of every rescore stage, as `tune dataset rescore` takes them
+    /// (`--rescore-args '--engine-option Threads=1 --hash 16'`).
+    #[arg(long, value_name = "'OPTIONS'", allow_hyphen_values = true)]
+    pub rescore_args: Option<String>,
     /// More options of every Texel stage (`--texel-args '--l2 0.001 --only pst.*'`).
     #[arg(long, value_name = "'OPTIONS'", allow_hyphen_values = true)]
     pub texel_args: Option<String>,
@@ -287,7 +311,8 @@ fn run_sitting(args: &AutoArgs, halt_after: Option<usize>) -> Result<()> {
             engine::write_space(args, &state, &dir)?;
         }
         let words = stage_words(args, &state, stage, &dir, &search, resume && resumable(stage, &dir))?;
-        let command = format!("tune {} {}", stage.name(), shlex::try_join(words.iter().map(String::as_str))?);
+        let command =
+            format!("tune {} {}", stage.command(), shlex::try_join(words.iter().map(String::as_str))?);
         println!(
             "\n== cycle {}, {} stage ({:.0} of {:.0} minutes used)",
             state.cycle,
@@ -360,6 +385,23 @@ fn check(args: &AutoArgs, start_search: &SearchParamSet) -> Result<()> {
         if args.data.is_empty() && first_datagen.is_none_or(|d| d > t) {
             bail!("the texel stage needs positions: a datagen stage before it, or --data FILE");
         }
+    }
+    if let Some(r) = args.stages.iter().position(|&s| s == Stage::Rescore) {
+        match &args.rescore_engine {
+            None => bail!(
+                "the rescore stage needs --rescore-engine FILE: the UCI engine that scores the positions"
+            ),
+            Some(engine) if !engine.is_file() => {
+                bail!("--rescore-engine {}: no such file", engine.display())
+            }
+            Some(_) => {}
+        }
+        if first_datagen.is_none_or(|d| d > r) {
+            bail!("the rescore stage scores the positions of a datagen stage before it in --stages");
+        }
+    }
+    if args.rescore_engine.is_some() && !args.stages.contains(&Stage::Rescore) {
+        bail!("--rescore-engine scores the rescore stages' positions: add rescore after datagen in --stages");
     }
     if args.stages.contains(&Stage::Pbil) && args.pbil_only.is_empty() {
         bail!("the pbil stage needs --pbil-only GLOB...: the evaluation terms it tunes over self-play");

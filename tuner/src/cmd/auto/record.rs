@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
+use super::stages::RESCORED_FILE;
 use super::Stage;
 use crate::play::runs::datagen::POSITIONS_FILE;
 use crate::run::RunDir;
@@ -30,7 +31,7 @@ pub(super) struct State {
     /// Seconds of work over every sitting, and those of the next stage's earlier sittings.
     pub(super) seconds: f64,
     pub(super) partial_seconds: f64,
-    /// The datagen stages' positions.
+    /// The datagen stages' positions (a rescore stage's scored copy in place of its datagen's).
     pub(super) positions: Vec<PathBuf>,
     /// An `--engine` run's values: the options its passed stages tuned, by name.
     #[serde(default)]
@@ -70,7 +71,7 @@ pub(super) struct StageRecord {
     pub(super) seconds: f64,
     /// Games played: the datagen games, or the tuner's games and its verification's.
     pub(super) games: u64,
-    /// Positions the datagen stage added.
+    /// Positions the datagen stage added (the rescore stage: scored).
     pub(super) positions: Option<u64>,
     /// passed, failed, undecided; "unchanged" when the tuner moved nothing (nothing to verify).
     pub(super) verdict: Option<String>,
@@ -135,6 +136,17 @@ pub(super) fn finished_stage(
         state.positions.push(dir.join(POSITIONS_FILE));
         return Ok(record);
     }
+    if stage == Stage::Rescore {
+        // The scored positions stand in for the datagen stage's own from now on.
+        let scored = dir.join(RESCORED_FILE);
+        let text =
+            std::fs::read_to_string(&scored).with_context(|| format!("reading {}", scored.display()))?;
+        record.positions = Some(text.lines().filter(|l| !l.trim().is_empty()).count() as u64);
+        if let Some(last) = state.positions.last_mut() {
+            *last = scored;
+        }
+        return Ok(record);
+    }
     let result = read_json(&dir.join("result.json"))?;
     let verdict = &result["verdict"];
     record.games = result["games"].as_u64().unwrap_or(0) + verdict["games"].as_u64().unwrap_or(0);
@@ -182,6 +194,12 @@ pub(super) fn describe(r: &StageRecord) -> String {
             r.seconds / 60.0
         ),
         (Some(v), _, _) => format!("cycle {}, {}: {v}, not kept ({:.1} min)", r.cycle, r.stage.name(), r.seconds / 60.0),
+        (None, _, _) if r.stage == Stage::Rescore => format!(
+            "cycle {}, rescore: {} positions scored ({:.1} min)",
+            r.cycle,
+            r.positions.unwrap_or(0),
+            r.seconds / 60.0
+        ),
         (None, _, _) => format!(
             "cycle {}, {}: {} games, {} positions ({:.1} min)",
             r.cycle,

@@ -11,6 +11,7 @@ use super::record::State;
 use super::texel_plan::TexelPlan;
 use super::{AutoArgs, Stage};
 use crate::cmd::args::parse_args;
+use crate::cmd::dataset::RescoreArgs;
 use crate::cmd::{datagen, pbil, spsa, texel};
 use crate::verify::{CLOCK, CLOCK_GAMES, SCREEN_GAMES};
 
@@ -19,6 +20,16 @@ use crate::verify::{CLOCK, CLOCK_GAMES, SCREEN_GAMES};
 /// safe; used only until a stage has run once and its own time is known.
 pub(super) const PLIES_PER_GAME: f64 = 110.0;
 pub(super) const NODES_PER_SECOND: f64 = 2.0e6;
+
+/// The rescore stage's output in its folder.
+pub(super) const RESCORED_FILE: &str = "positions.epd";
+
+/// Core-seconds a rescore search is expected to take: Stockfish 15.1 at depth 8 scored 530
+/// positions a second on 2 cores here (docs/tuning.md); used until a rescore stage has run.
+pub(super) const RESCORE_CORE_SECONDS: f64 = 0.004;
+
+/// Positions a datagen game is expected to keep (about 50 at 5,000 nodes).
+const POSITIONS_PER_GAME: f64 = 50.0;
 
 /// Games a verification is expected to take before its SPRT decides (the cap when lower).
 pub(super) const EXPECTED_VERIFY_GAMES: u64 = 800;
@@ -40,10 +51,18 @@ pub(super) fn expected_seconds(args: &AutoArgs, state: &State, index: usize) -> 
             .map_or_else(|| estimate_seconds(args, state, stage), |r| r.seconds)
     };
     let stage = args.stages[index];
-    match args.stages.get(index + 1) {
-        Some(&after) if stage == Stage::Datagen && after.tunes() => of(stage) + of(after),
-        _ => of(stage),
+    if stage.tunes() {
+        return of(stage);
     }
+    // The stages up to the first tuner after this one.
+    let mut seconds = 0.0;
+    for &next in &args.stages[index..] {
+        seconds += of(next);
+        if next.tunes() {
+            break;
+        }
+    }
+    seconds
 }
 
 /// A first guess of a stage's time from its games and the speed measured on this machine.
@@ -68,9 +87,13 @@ pub(super) fn estimate_seconds(args: &AutoArgs, state: &State, stage: Stage) -> 
     let verification = games.min(EXPECTED_VERIFY_GAMES) as f64 * verify_game;
     match stage {
         Stage::Datagen => args.datagen_games as f64 * per_game(args.datagen_nodes),
+        Stage::Rescore => {
+            POSITIONS_PER_GAME * args.datagen_games as f64 * RESCORE_CORE_SECONDS / threads as f64
+        }
         // Loading and epochs: about 2 µs per position and epoch on 2 cores (`tune bench`).
         Stage::Texel => {
-            let positions = 50.0 * args.datagen_games as f64 * (state.positions.len() + 1) as f64;
+            let positions =
+                POSITIONS_PER_GAME * args.datagen_games as f64 * (state.positions.len() + 1) as f64;
             positions * args.texel_epochs as f64 * 2e-6 + verification
         }
         Stage::Spsa | Stage::Pbil => args.tune_games as f64 * per_game(args.tune_nodes) + verification,
@@ -82,6 +105,8 @@ pub(super) fn estimate_seconds(args: &AutoArgs, state: &State, stage: Stage) -> 
 pub(super) fn resumable(stage: Stage, dir: &Path) -> bool {
     match stage {
         Stage::Datagen => dir.join(crate::play::runs::datagen::PROGRESS_FILE).is_file(),
+        // `tune dataset rescore` continues its output without being told.
+        Stage::Rescore => false,
         _ => dir.join("checkpoint.json").is_file(),
     }
 }
@@ -108,6 +133,9 @@ pub(super) fn stage_words(
     search: &SearchParamSet,
     resume: bool,
 ) -> Result<Vec<String>> {
+    if stage == Stage::Rescore {
+        return with_extra(args, stage, rescore_words(args, state, dir));
+    }
     let path = |p: &Path| p.display().to_string();
     let mut words = vec![
         "--out".to_string(),
@@ -172,14 +200,39 @@ pub(super) fn stage_words(
             }
             words.extend(args.tuning_words());
         }
+        Stage::Rescore => unreachable!("the rescore stage's words are built above"),
     }
     with_extra(args, stage, words)
+}
+
+/// A rescore stage's command line: the last datagen stage's positions into the stage's folder
+/// (`tune dataset rescore` continues its output by itself, so a resumed stage needs no option).
+fn rescore_words(args: &AutoArgs, state: &State, dir: &Path) -> Vec<String> {
+    let path = |p: &Path| p.display().to_string();
+    let input = state.positions.last().map(|p| path(p)).unwrap_or_default();
+    let engine = args.rescore_engine.as_deref().map(path).unwrap_or_default();
+    let mut words = vec![
+        input,
+        path(&dir.join(RESCORED_FILE)),
+        "--engine".into(),
+        engine,
+        "--depth".into(),
+        args.rescore_depth.to_string(),
+    ];
+    if let Some(n) = args.concurrency {
+        words.extend(["--concurrency".into(), n.to_string()]);
+    }
+    if args.quiet {
+        words.push("--quiet".into());
+    }
+    words
 }
 
 /// The stage's command line with the user's `--<stage>-args` after the loop's options.
 fn with_extra(args: &AutoArgs, stage: Stage, mut words: Vec<String>) -> Result<Vec<String>> {
     let extra = match stage {
         Stage::Datagen => &args.datagen_args,
+        Stage::Rescore => &args.rescore_args,
         Stage::Texel => &args.texel_args,
         Stage::Spsa => &args.spsa_args,
         Stage::Pbil => &args.pbil_args,
@@ -196,6 +249,7 @@ fn with_extra(args: &AutoArgs, stage: Stage, mut words: Vec<String>) -> Result<V
 /// A stage's options, parsed as its command parses them.
 pub(super) enum StageArgs {
     Datagen(Box<datagen::DatagenArgs>),
+    Rescore(Box<RescoreArgs>),
     Texel(Box<texel::TexelArgs>),
     Spsa(Box<spsa::SpsaArgs>),
     Pbil(Box<pbil::PbilArgs>),
@@ -204,6 +258,7 @@ pub(super) enum StageArgs {
 pub(super) fn parse_stage(stage: Stage, words: &[String]) -> Result<StageArgs> {
     Ok(match stage {
         Stage::Datagen => StageArgs::Datagen(Box::new(parse_args(words)?)),
+        Stage::Rescore => StageArgs::Rescore(Box::new(parse_args(words)?)),
         Stage::Texel => StageArgs::Texel(Box::new(parse_args(words)?)),
         Stage::Spsa => StageArgs::Spsa(Box::new(parse_args(words)?)),
         Stage::Pbil => StageArgs::Pbil(Box::new(parse_args(words)?)),
@@ -213,6 +268,7 @@ pub(super) fn parse_stage(stage: Stage, words: &[String]) -> Result<StageArgs> {
 pub(super) fn run_stage(stage: Stage, words: &[String]) -> Result<()> {
     match parse_stage(stage, words)? {
         StageArgs::Datagen(args) => datagen::run(&args),
+        StageArgs::Rescore(args) => crate::cmd::dataset::rescore::run(&args),
         StageArgs::Texel(args) => crate::cmd::texel_engine::run_texel(&args),
         StageArgs::Spsa(args) => spsa::run(&args),
         StageArgs::Pbil(args) => pbil::run(&args),

@@ -252,6 +252,47 @@ fn a_passed_stage_is_kept_and_baked_and_a_run_with_none_bakes_nothing() {
     assert!(!untouched.join("src/eval/baked.rs").exists(), "no passed stage, nothing baked");
 }
 
+/// An executable UCI engine that scores positions by a known rule (`tuner/testdata/fake_scorer.py`).
+fn scorer_engine(dir: &TempDir) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.path("fake-scorer");
+    let script = crate::testutil::testdata("fake_scorer.py");
+    std::fs::write(&path, format!("#!/bin/sh\nexec python3 '{}' \"$@\"\n", script.display())).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// A rescore stage scores the datagen stage's positions with the teacher engine, and the Texel
+/// stage after it reads the scored copy instead of the datagen stage's own.
+#[test]
+#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+fn a_rescore_stage_hands_the_teachers_scores_to_the_texel_stage() {
+    let out = temp("rescore");
+    let engines = TempDir::new("auto-rescore-engine");
+    let scorer = scorer_engine(&engines);
+    let extra = ["--stages", "datagen,rescore,texel", "--cycles", "1", "--rescore-depth", "3"];
+    let args = auto_args(&out, &[&extra[..], &["--rescore-engine", scorer.to_str().unwrap()]].concat());
+    run(&args).unwrap();
+    let result = result(&out);
+    let stages = result["stages"].as_array().unwrap();
+    let names: Vec<&str> = stages.iter().map(|s| s["stage"].as_str().unwrap()).collect();
+    assert_eq!(names, ["datagen", "rescore", "texel"]);
+    let (datagen, rescore) = (&stages[0], &stages[1]);
+    assert_eq!(rescore["positions"], datagen["positions"], "every position is written back: {rescore}");
+    assert_eq!(rescore["verdict"], serde_json::Value::Null);
+    let command = rescore["command"].as_str().unwrap();
+    assert!(command.starts_with("tune dataset rescore ") && command.contains("--depth 3"), "{command}");
+    // The scored copy holds the fake engine's scores (mates aside) beside each game's result.
+    let scored = std::fs::read_to_string(out.join("cycle-1/rescore/positions.epd")).unwrap();
+    assert!(scored.lines().any(|l| l.contains(" ce ")), "{scored}");
+    assert!(scored.lines().all(|l| l.contains(" c9 ")));
+    let texel = stages[2]["command"].as_str().unwrap();
+    assert!(
+        texel.contains("cycle-1/rescore/positions.epd") && !texel.contains("cycle-1/datagen/positions.epd"),
+        "{texel}"
+    );
+}
+
 fn result_of_stage(out: &Path, i: usize) -> serde_json::Value {
     result(out)["stages"][i].clone()
 }
@@ -280,6 +321,17 @@ fn bad_input_is_refused_before_any_work_with_what_is_wrong() {
         stage_option.contains("texel stage") && stage_option.contains("--no-such-option"),
         "{stage_option}"
     );
+    let no_teacher = error(&["--stages", "datagen,rescore,texel"]);
+    assert!(no_teacher.contains("--rescore-engine"), "{no_teacher}");
+    let engines = TempDir::new("auto-scorer");
+    let scorer = scorer_engine(&engines);
+    let scorer = scorer.to_str().unwrap();
+    let rescore_first = error(&["--stages", "rescore,datagen,texel", "--rescore-engine", scorer]);
+    assert!(rescore_first.contains("datagen stage before it"), "{rescore_first}");
+    let no_binary = error(&["--stages", "datagen,rescore,texel", "--rescore-engine", "/no/such/engine"]);
+    assert!(no_binary.contains("/no/such/engine") && no_binary.contains("no such file"), "{no_binary}");
+    let unused = error(&["--rescore-engine", scorer]);
+    assert!(unused.contains("add rescore"), "{unused}");
     let no_run = error(&["--resume"]);
     assert!(no_run.contains("no auto.json"), "{no_run}");
     // A params file that does not match the build names what is wrong.

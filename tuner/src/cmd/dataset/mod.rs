@@ -3,6 +3,7 @@
 
 mod convert;
 mod filter_args;
+pub mod rescore;
 mod tools;
 
 use std::path::PathBuf;
@@ -12,17 +13,14 @@ use anyhow::{bail, Result};
 use crate::cmd::args::choices;
 use crate::dataset::files::FileFormat;
 use crate::dataset::pgn::PgnOptions;
-use crate::dataset::split::same_file;
 use crate::dataset::stats::stats;
 use crate::dataset::stream::ReadOptions;
 use crate::dataset::tools::DEFAULT_MEMORY_MB;
 use crate::dataset::LoadOptions;
-use crate::play::limit::MoveBudget;
-use crate::play::runs::rescore::{rescore, RescoreOptions, SEARCHES_PER_PROCESS};
-use crate::play::runs::settings::uci_engine_spec;
 
 pub use convert::convert;
 use filter_args::FilterArgs;
+pub use rescore::RescoreArgs;
 
 /// How an input is read (every dataset command that reads a file).
 #[derive(clap::Args, Debug, Clone, PartialEq, Default)]
@@ -230,36 +228,7 @@ pub enum DatasetCommand {
     /// mate score or a failed search leaves the position without a score. The output keeps the
     /// input's order; run the same command again after a kill or Ctrl-C and it continues after the
     /// last position written.
-    Rescore {
-        /// The dataset to score, in any accepted line format.
-        input: PathBuf,
-        /// Output EPD file (continued if it holds the start of an earlier run of the same input).
-        output: PathBuf,
-        /// The UCI engine binary that searches.
-        #[arg(long)]
-        engine: PathBuf,
-        /// UCI options for --engine, `Name=Value` (repeatable; as fastchess's `option.`).
-        #[arg(long, value_name = "NAME=VALUE")]
-        engine_option: Vec<String>,
-        /// Search depth per position.
-        #[arg(long, value_name = "N", conflicts_with = "nodes", required_unless_present = "nodes")]
-        depth: Option<u32>,
-        /// Nodes per position.
-        #[arg(long, value_name = "N")]
-        nodes: Option<u64>,
-        /// Hash size in MB for each engine process.
-        #[arg(long, value_name = "MB", default_value_t = 16)]
-        hash: usize,
-        /// Engine processes searching at once [default: the number of cores].
-        #[arg(long, value_name = "N")]
-        concurrency: Option<usize>,
-        /// Seconds one search may take before it is stopped (the position then keeps no score).
-        #[arg(long, value_name = "S", default_value_t = 60)]
-        timeout: u64,
-        /// No progress bar.
-        #[arg(long, short)]
-        quiet: bool,
-    },
+    Rescore(RescoreArgs),
 }
 
 /// Runs a `tune dataset` subcommand, printing its report on stdout.
@@ -295,49 +264,7 @@ pub fn run(command: &DatasetCommand) -> Result<()> {
         DatasetCommand::Split { input, train, valid, valid_fraction, seed, read, write } => {
             tools::split(input, train, valid, *valid_fraction, *seed, read, write)?
         }
-        DatasetCommand::Rescore {
-            input,
-            output,
-            engine,
-            engine_option,
-            depth,
-            nodes,
-            hash,
-            concurrency,
-            timeout,
-            quiet,
-        } => {
-            if same_file(input, output) {
-                bail!("the output {} is the input; write to another file", output.display());
-            }
-            let limit = match (depth, nodes) {
-                (Some(d), _) => MoveBudget::Depth(*d),
-                (None, Some(n)) => MoveBudget::Nodes(*n),
-                (None, None) => bail!("give --depth or --nodes"),
-            };
-            let options = RescoreOptions {
-                spec: uci_engine_spec(engine, Some(*hash), engine_option)?,
-                limit,
-                workers: concurrency
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-                timeout: std::time::Duration::from_secs((*timeout).max(1)),
-                progress: !quiet,
-                restart_after: SEARCHES_PER_PROCESS,
-            };
-            let report = rescore(input, output, &options, &crate::run::interrupt_flag())?;
-            println!("{}: {}", input.display(), report.input);
-            println!(
-                "{}: {} positions from an earlier run, {} scored now, {} mate scores and {} failed searches without a score",
-                output.display(),
-                report.resumed,
-                report.scored,
-                report.mates,
-                report.failed
-            );
-            if report.interrupted {
-                println!("interrupted: run the same command again to continue");
-            }
-        }
+        DatasetCommand::Rescore(args) => rescore::run(args)?,
     }
     Ok(())
 }
