@@ -89,169 +89,169 @@ pub mod idx {
 /// Piece values: pawn, knight, bishop, rook, queen (the king has none).
 #[rustfmt::skip]
 pub const MATERIAL: [S; 5] = [
-    S(  89,  113), S( 429,  418), S( 452,  433), S( 610,  721), S(1280, 1324),
+    S(  82,  110), S( 428,  430), S( 452,  441), S( 596,  730), S(1295, 1339),
 ];
 
 /// Pawn placement on top of material; ranks 1 and 8 are unused.
 #[rustfmt::skip]
 pub const PST_PAWN: [S; 64] = board([
     [S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0)],
-    [S(  38,   61), S(  40,   60), S(  41,   58), S(  42,   58), S(  42,   57), S(  41,   58), S(  39,   59), S(  37,   59)],
-    [S(  24,   48), S(  26,   46), S(  29,   43), S(  30,   41), S(  30,   41), S(  29,   42), S(  25,   45), S(  23,   46)],
-    [S(   6,   31), S(  12,   29), S(  17,   26), S(  22,   24), S(  21,   22), S(  17,   26), S(   8,   28), S(   6,   31)],
-    [S(   2,   19), S(   4,   18), S(  16,   13), S(  15,   12), S(  14,   12), S(  11,   14), S(   3,   17), S(   1,   19)],
-    [S(   4,    9), S(   1,   10), S(   6,   11), S(   5,   11), S(   7,    9), S(   5,   11), S(   7,   10), S(   4,    9)],
-    [S(   0,    6), S(   8,    9), S(   2,   10), S(   6,   10), S(   5,    9), S(  13,   12), S(  13,    8), S(   7,    6)],
+    [S(  33,   55), S(  33,   53), S(  35,   51), S(  35,   50), S(  36,   50), S(  34,   51), S(  33,   52), S(  32,   53)],
+    [S(  24,   45), S(  25,   43), S(  27,   41), S(  29,   39), S(  29,   39), S(  27,   41), S(  24,   43), S(  22,   44)],
+    [S(  10,   31), S(  14,   29), S(  18,   27), S(  22,   26), S(  22,   26), S(  19,   27), S(  12,   30), S(   9,   31)],
+    [S(   3,   21), S(   6,   19), S(  14,   16), S(  16,   14), S(  16,   16), S(  15,   19), S(   7,   21), S(   4,   21)],
+    [S(   7,   13), S(   1,   12), S(   8,   13), S(   8,   13), S(  11,   14), S(  10,   15), S(   9,   13), S(   5,   13)],
+    [S(   6,   12), S(   8,   12), S(   3,   13), S(   5,   13), S(   4,   12), S(  12,   15), S(  17,   12), S(  11,   11)],
     [S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0), S(   0,    0)],
 ]);
 
 /// Knight placement: centralisation.
 #[rustfmt::skip]
 pub const PST_KNIGHT: [S; 64] = board([
-    [S( -17,  -17), S( -15,  -15), S( -13,  -14), S( -12,  -13), S( -12,  -13), S( -13,  -13), S( -15,  -15), S( -17,  -16)],
-    [S( -15,  -15), S( -11,  -12), S(  -7,   -9), S(  -5,   -7), S(  -5,   -8), S(  -7,   -9), S( -11,  -12), S( -15,  -15)],
-    [S( -12,  -14), S(  -7,   -9), S(   1,   -4), S(   5,   -1), S(   5,   -1), S(   1,   -4), S(  -6,   -9), S( -12,  -14)],
-    [S( -10,  -12), S(  -3,   -8), S(   4,   -2), S(  10,    3), S(  11,    3), S(   5,   -1), S(  -3,   -7), S(  -9,  -12)],
-    [S( -11,  -13), S(  -5,   -8), S(   2,   -2), S(   7,    3), S(   8,    3), S(   4,   -2), S(  -4,   -8), S(  -8,  -12)],
-    [S( -16,  -14), S(  -9,  -10), S(  -8,   -6), S(   1,   -2), S(   2,   -3), S(  -2,   -7), S(  -8,  -10), S( -13,  -14)],
-    [S( -17,  -15), S( -13,  -12), S( -12,  -10), S(  -5,   -8), S(  -8,   -8), S(  -9,  -11), S( -13,  -12), S( -15,  -15)],
-    [S( -18,  -17), S( -18,  -16), S( -16,  -14), S( -12,  -13), S( -13,  -13), S( -15,  -14), S( -22,  -16), S( -19,  -17)],
+    [S( -15,  -15), S( -13,  -13), S( -11,  -12), S(  -9,  -11), S(  -9,  -11), S( -10,  -12), S( -12,  -13), S( -14,  -15)],
+    [S( -12,  -13), S( -10,  -12), S(  -7,   -9), S(  -5,   -8), S(  -5,   -8), S(  -7,   -9), S( -10,  -11), S( -12,  -13)],
+    [S( -10,  -12), S(  -7,   -9), S(  -2,   -6), S(   1,   -4), S(   1,   -4), S(  -2,   -6), S(  -6,   -9), S(  -9,  -12)],
+    [S(  -7,  -10), S(  -4,   -8), S(   1,   -4), S(   5,   -1), S(   6,   -1), S(   2,   -4), S(  -3,   -7), S(  -7,  -10)],
+    [S(  -8,  -11), S(  -6,   -9), S(   0,   -5), S(   3,   -1), S(   4,   -1), S(   2,   -4), S(  -4,   -8), S(  -8,  -11)],
+    [S( -13,  -12), S( -11,  -11), S( -11,   -8), S(  -3,   -5), S(  -1,   -5), S(  -5,   -8), S(  -9,  -10), S( -12,  -12)],
+    [S( -17,  -14), S( -15,  -12), S( -13,  -11), S(  -7,   -8), S(  -7,   -9), S( -10,  -10), S( -13,  -12), S( -15,  -14)],
+    [S( -19,  -15), S( -20,  -14), S( -15,  -12), S( -11,  -11), S( -11,  -11), S( -15,  -13), S( -21,  -15), S( -19,  -15)],
 ]);
 
 /// Bishop placement: centre and long diagonals.
 #[rustfmt::skip]
 pub const PST_BISHOP: [S; 64] = board([
-    [S(  -3,   -4), S(  -3,   -3), S(  -3,   -3), S(  -3,   -3), S(  -3,   -3), S(  -3,   -3), S(  -3,   -4), S(  -3,   -4)],
-    [S(  -3,   -3), S(  -1,   -2), S(   0,    0), S(   1,    0), S(   1,    0), S(   0,   -1), S(  -1,   -2), S(  -3,   -4)],
-    [S(  -3,   -2), S(   0,    0), S(   4,    2), S(   5,    3), S(   6,    3), S(   4,    2), S(   1,    0), S(  -2,   -3)],
-    [S(  -2,   -2), S(   2,    0), S(   5,    3), S(   8,    4), S(   9,    4), S(   5,    3), S(   2,    0), S(  -2,   -2)],
-    [S(  -2,   -2), S(   2,    1), S(   5,    3), S(   9,    3), S(   9,    4), S(   4,    2), S(   1,    0), S(  -2,   -2)],
-    [S(  -1,   -2), S(   4,    0), S(   5,    2), S(   6,    2), S(   4,    2), S(   5,    1), S(   3,   -1), S(  -1,   -2)],
-    [S(   0,   -3), S(   5,   -3), S(   2,   -1), S(   0,   -1), S(   0,   -1), S(   1,   -2), S(   7,   -2), S(   0,   -4)],
-    [S(  -1,   -4), S(  -1,   -3), S(  -3,   -2), S(  -4,   -3), S(  -4,   -3), S(  -9,   -2), S(  -2,   -3), S(  -1,   -4)],
+    [S(  -2,   -3), S(  -2,   -2), S(  -1,   -2), S(  -1,   -2), S(  -1,   -2), S(  -1,   -2), S(  -2,   -2), S(  -2,   -3)],
+    [S(  -2,   -2), S(  -1,   -1), S(   0,    0), S(   1,    0), S(   1,    0), S(   0,    0), S(  -1,   -1), S(  -2,   -2)],
+    [S(  -1,   -1), S(   1,    0), S(   3,    1), S(   4,    2), S(   4,    2), S(   3,    1), S(   1,    0), S(   0,   -1)],
+    [S(   0,    0), S(   3,    1), S(   4,    2), S(   6,    2), S(   6,    2), S(   4,    1), S(   1,    0), S(   0,   -1)],
+    [S(   0,   -1), S(   2,    0), S(   5,    2), S(   6,    2), S(   5,    1), S(   3,    1), S(   2,    0), S(  -1,   -1)],
+    [S(   1,   -1), S(   4,    0), S(   3,    0), S(   3,    0), S(   1,    1), S(   2,    0), S(   3,   -1), S(   0,   -1)],
+    [S(   1,   -2), S(   3,   -3), S(   1,   -2), S(  -1,   -2), S(  -2,   -2), S(  -1,   -2), S(   4,   -3), S(   1,   -3)],
+    [S(   0,   -3), S(   0,   -3), S(  -3,   -2), S(  -4,   -3), S(  -5,   -3), S( -10,   -3), S(  -2,   -3), S(  -1,   -3)],
 ]);
 
 /// Rook placement: seventh rank, central files.
 #[rustfmt::skip]
 pub const PST_ROOK: [S; 64] = board([
-    [S(   4,    5), S(   6,    5), S(   8,    5), S(  11,    5), S(  11,    5), S(   8,    5), S(   6,    4), S(   4,    4)],
-    [S(   8,    7), S(  10,    6), S(  12,    6), S(  15,    6), S(  14,    6), S(  12,    6), S(  10,    6), S(   8,    6)],
-    [S(   2,    3), S(   5,    3), S(   7,    3), S(   9,    3), S(   9,    3), S(   7,    3), S(   5,    3), S(   2,    3)],
-    [S(  -1,    2), S(   1,    1), S(   3,    1), S(   6,    1), S(   6,    1), S(   4,    2), S(   1,    2), S(  -1,    2)],
-    [S(  -5,    1), S(  -1,    1), S(   1,    0), S(   3,    0), S(   3,    0), S(   1,    0), S(  -1,    1), S(  -4,    1)],
-    [S(  -9,   -1), S(  -4,   -1), S(   0,   -1), S(   3,   -1), S(   3,   -1), S(   0,    0), S(  -3,    0), S(  -8,    0)],
-    [S( -11,   -2), S(  -3,   -2), S(   1,   -1), S(   3,   -1), S(   4,   -1), S(   0,   -1), S(  -4,   -1), S( -12,   -2)],
-    [S(  -5,   -2), S(   1,   -2), S(   4,   -2), S(   6,   -2), S(   6,   -2), S(   5,   -1), S(  -3,   -2), S(  -5,   -3)],
+    [S(   6,    6), S(   7,    6), S(   9,    5), S(  10,    5), S(  10,    5), S(   9,    5), S(   7,    5), S(   6,    5)],
+    [S(   7,    6), S(   8,    6), S(   9,    5), S(  11,    5), S(  11,    5), S(   9,    5), S(   8,    5), S(   6,    5)],
+    [S(   4,    4), S(   5,    4), S(   7,    4), S(   8,    4), S(   8,    4), S(   7,    4), S(   5,    4), S(   3,    4)],
+    [S(   0,    3), S(   2,    3), S(   4,    2), S(   5,    2), S(   5,    2), S(   4,    3), S(   2,    3), S(   1,    3)],
+    [S(  -3,    2), S(  -1,    1), S(   2,    1), S(   3,    1), S(   3,    1), S(   2,    1), S(  -1,    2), S(  -3,    1)],
+    [S(  -7,   -1), S(  -3,   -1), S(  -1,   -1), S(   1,   -1), S(   2,   -1), S(   0,    0), S(  -3,   -1), S(  -7,   -1)],
+    [S(  -9,   -3), S(  -4,   -2), S(   0,   -2), S(   2,   -2), S(   2,   -2), S(   0,   -2), S(  -5,   -2), S( -11,   -3)],
+    [S(  -9,   -5), S(  -2,   -2), S(   2,   -2), S(   7,   -3), S(   6,   -3), S(   6,   -1), S(  -7,   -3), S(  -5,   -7)],
 ]);
 
 /// Queen placement: mild centralisation.
 #[rustfmt::skip]
 pub const PST_QUEEN: [S; 64] = board([
-    [S( -10,   -5), S(  -9,   -4), S(  -9,   -3), S(  -8,   -3), S(  -8,   -3), S(  -9,   -3), S(  -9,   -4), S(  -9,   -5)],
-    [S(  -9,   -4), S(  -8,   -2), S(  -7,    0), S(  -6,    0), S(  -6,    0), S(  -6,    0), S(  -8,   -2), S(  -8,   -4)],
-    [S(  -8,   -3), S(  -6,    0), S(  -4,    3), S(  -3,    4), S(  -3,    4), S(  -4,    3), S(  -6,    0), S(  -7,   -3)],
-    [S(  -5,   -3), S(  -5,    0), S(  -3,    4), S(  -1,    7), S(   0,    7), S(  -2,    4), S(  -4,    0), S(  -5,   -3)],
-    [S(  -5,   -3), S(  -4,    0), S(  -3,    4), S(  -1,    6), S(  -1,    7), S(  -2,    4), S(  -3,    0), S(  -4,   -3)],
-    [S(  -4,   -4), S(  -4,   -1), S(  -3,    2), S(  -3,    3), S(  -1,    4), S(  -4,    2), S(  -3,   -1), S(  -4,   -4)],
-    [S(  -4,   -4), S(  -2,   -3), S(   0,   -2), S(   2,   -1), S(   3,    0), S(  -1,   -1), S(  -2,   -3), S(  -4,   -4)],
-    [S(  -4,   -5), S(  -3,   -5), S(  -1,   -5), S(   4,   -5), S(   1,   -4), S(  -2,   -4), S(  -4,   -5), S(  -4,   -5)],
+    [S(  -9,   -3), S(  -8,   -3), S(  -8,   -2), S(  -7,   -1), S(  -7,   -1), S(  -7,   -2), S(  -8,   -3), S(  -8,   -4)],
+    [S(  -8,   -3), S(  -7,   -1), S(  -6,    0), S(  -6,    0), S(  -5,    1), S(  -6,    0), S(  -7,   -1), S(  -7,   -3)],
+    [S(  -7,   -2), S(  -6,    0), S(  -5,    2), S(  -4,    3), S(  -4,    3), S(  -4,    2), S(  -6,    0), S(  -5,   -2)],
+    [S(  -5,   -2), S(  -5,    0), S(  -4,    2), S(  -3,    4), S(  -3,    4), S(  -3,    3), S(  -4,    0), S(  -4,   -1)],
+    [S(  -3,   -2), S(  -4,    0), S(  -4,    2), S(  -4,    4), S(  -3,    4), S(  -4,    2), S(  -4,    0), S(  -4,   -2)],
+    [S(  -4,   -3), S(  -4,   -1), S(  -5,    0), S(  -4,    1), S(  -3,    2), S(  -3,    1), S(  -4,   -1), S(  -4,   -3)],
+    [S(  -4,   -4), S(  -3,   -3), S(   0,   -2), S(   1,   -2), S(   2,   -1), S(   0,   -2), S(  -3,   -3), S(  -4,   -4)],
+    [S(  -4,   -5), S(  -4,   -5), S(  -1,   -4), S(   1,   -5), S(   0,   -4), S(  -2,   -4), S(  -3,   -4), S(  -4,   -4)],
 ]);
 
 /// King placement: sheltered in the middle game, central in the end game.
 #[rustfmt::skip]
 pub const PST_KING: [S; 64] = board([
-    [S( -75,  -17), S( -75,  -15), S( -75,  -14), S( -75,  -13), S( -75,  -13), S( -75,  -14), S( -75,  -15), S( -75,  -17)],
-    [S( -71,  -11), S( -71,   -7), S( -71,   -4), S( -71,   -3), S( -71,   -3), S( -71,   -4), S( -71,   -7), S( -71,  -11)],
-    [S( -63,   -7), S( -63,   -2), S( -63,    4), S( -63,    6), S( -63,    6), S( -63,    4), S( -63,   -2), S( -63,   -8)],
-    [S( -51,   -6), S( -51,    0), S( -51,    7), S( -51,   12), S( -51,   12), S( -51,    7), S( -51,    0), S( -51,   -6)],
-    [S( -37,   -7), S( -37,   -1), S( -38,    6), S( -38,   11), S( -38,   12), S( -37,    7), S( -37,   -1), S( -37,   -7)],
-    [S( -21,   -9), S( -21,   -4), S( -23,    3), S( -25,    6), S( -25,    6), S( -23,    2), S( -21,   -4), S( -21,   -9)],
-    [S(  -1,  -13), S(  -2,   -9), S(  -7,   -6), S( -13,   -4), S( -12,   -3), S(  -8,   -5), S(  -1,   -9), S(  -1,  -13)],
-    [S(   9,  -21), S(  11,  -18), S(   3,  -15), S(  -9,  -14), S(  -4,  -14), S(  -3,  -16), S(  17,  -18), S(   7,  -23)],
+    [S( -72,  -13), S( -72,  -11), S( -72,   -9), S( -72,   -8), S( -72,   -8), S( -72,   -9), S( -72,  -11), S( -72,  -13)],
+    [S( -68,   -9), S( -68,   -6), S( -68,   -4), S( -68,   -3), S( -68,   -3), S( -68,   -4), S( -68,   -6), S( -68,   -9)],
+    [S( -61,   -6), S( -60,   -2), S( -60,    1), S( -61,    3), S( -61,    3), S( -60,    2), S( -60,   -2), S( -61,   -6)],
+    [S( -50,   -4), S( -50,   -1), S( -50,    3), S( -50,    6), S( -50,    6), S( -50,    4), S( -50,   -1), S( -50,   -5)],
+    [S( -37,   -6), S( -37,   -3), S( -38,    2), S( -38,    6), S( -38,    5), S( -37,    3), S( -37,   -3), S( -37,   -6)],
+    [S( -22,   -8), S( -23,   -6), S( -24,   -2), S( -26,    1), S( -26,    1), S( -24,   -2), S( -23,   -6), S( -22,   -8)],
+    [S(  -8,  -12), S(  -9,  -10), S( -12,   -7), S( -17,   -5), S( -16,   -6), S( -13,   -7), S(  -9,  -10), S(  -7,  -12)],
+    [S(   0,  -16), S(   0,  -14), S(  -5,  -12), S( -13,  -12), S(  -7,  -13), S( -10,  -14), S(   4,  -14), S(   1,  -17)],
 ]);
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_KNIGHT: [S; 9] = [
-    S( -52,  -58), S( -34,  -43), S( -22,  -26), S( -13,  -11), S(  -2,    2), S(   4,   13), S(  11,   21), S(  18,   26),
-    S(  24,   27),
+    S( -44,  -50), S( -32,  -41), S( -23,  -26), S( -15,  -11), S(  -4,    1), S(   2,   15), S(   9,   21), S(  15,   24),
+    S(  17,   24),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_BISHOP: [S; 14] = [
-    S( -57,  -87), S( -45,  -68), S( -32,  -49), S( -23,  -33), S( -13,  -18), S(  -9,   -7), S(  -5,    4), S(  -2,   11),
-    S(   4,   18), S(  13,   23), S(  22,   28), S(  30,   34), S(  36,   42), S(  40,   46),
+    S( -53,  -77), S( -42,  -64), S( -28,  -48), S( -21,  -33), S( -13,  -19), S(  -9,   -7), S(  -5,    3), S(  -3,   11),
+    S(   2,   17), S(  10,   22), S(  18,   26), S(  26,   32), S(  33,   39), S(  36,   42),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_ROOK: [S; 15] = [
-    S( -54, -114), S( -40,  -91), S( -24,  -67), S( -23,  -47), S( -19,  -30), S( -14,  -16), S( -10,   -8), S(  -5,   -1),
-    S(  -2,    9), S(   3,   18), S(   8,   24), S(  13,   31), S(  17,   38), S(  21,   43), S(  24,   48),
+    S( -52, -102), S( -44,  -88), S( -28,  -67), S( -26,  -48), S( -19,  -33), S( -15,  -18), S( -11,  -10), S(  -6,   -2),
+    S(  -3,    8), S(   0,   17), S(   7,   24), S(  13,   31), S(  17,   36), S(  19,   39), S(  20,   45),
 ];
 
 /// Mobility: reachable squares not occupied by own pawns or king and not attacked by enemy pawns.
 #[rustfmt::skip]
 pub const MOBILITY_QUEEN: [S; 28] = [
-    S( -58, -123), S( -48, -107), S( -42,  -91), S( -36,  -77), S( -32,  -66), S( -29,  -56), S( -23,  -47), S( -19,  -38),
-    S( -14,  -31), S( -12,  -24), S( -10,  -17), S(  -7,  -10), S(  -4,   -4), S(  -1,    2), S(   1,    8), S(   4,   13),
-    S(   6,   18), S(   9,   22), S(  11,   26), S(  14,   30), S(  17,   35), S(  20,   38), S(  22,   43), S(  24,   47),
-    S(  26,   51), S(  28,   55), S(  29,   58), S(  30,   61),
+    S( -52, -115), S( -46, -105), S( -40,  -93), S( -36,  -80), S( -34,  -68), S( -30,  -58), S( -24,  -49), S( -21,  -40),
+    S( -17,  -32), S( -13,  -25), S( -10,  -18), S(  -8,  -11), S(  -5,   -4), S(  -2,    2), S(   1,    8), S(   4,   13),
+    S(   6,   18), S(   8,   22), S(  11,   26), S(  14,   30), S(  17,   35), S(  20,   38), S(  22,   43), S(  24,   47),
+    S(  26,   51), S(  28,   55), S(  29,   58), S(  30,   60),
 ];
 
 /// Passed pawn by relative rank (index 0 and 7 unused).
 #[rustfmt::skip]
 pub const PASSED_RANK: [S; 8] = [
-    S(   0,    0), S(   7,   26), S(  11,   30), S(  24,   47), S(  42,   70), S(  63,   98), S(  85,  127), S(   0,    0),
+    S(   0,    0), S(  13,   30), S(  14,   35), S(  25,   54), S(  43,   78), S(  63,  104), S(  79,  124), S(   0,    0),
 ];
 
 /// Passed pawn whose path to promotion is empty, by relative rank.
 #[rustfmt::skip]
 pub const PASSED_FREE_PATH: [S; 8] = [
-    S(   0,    0), S(  -2,    3), S(  -2,    4), S(   2,   13), S(  11,   29), S(  23,   52), S(  32,   69), S(   0,    0),
+    S(   0,    0), S(  -3,    4), S(  -3,    5), S(   0,   14), S(   9,   30), S(  21,   52), S(  29,   66), S(   0,    0),
 ];
 
 /// Passed pawn by own king's distance to its promotion square.
 #[rustfmt::skip]
 pub const PASSED_OWN_KING_DISTANCE: [S; 8] = [
-    S(   1,    2), S(   1,    4), S(   2,    1), S(   1,   -9), S(   1,  -19), S(  -2,  -28), S(  -8,  -36), S( -19,  -46),
+    S(   2,    6), S(   3,    9), S(   4,    7), S(   2,   -5), S(   0,  -17), S(  -4,  -29), S( -10,  -37), S( -19,  -47),
 ];
 
 /// Passed pawn by the enemy king's distance to its promotion square.
 #[rustfmt::skip]
 pub const PASSED_ENEMY_KING_DISTANCE: [S; 8] = [
-    S(  -3,  -34), S(   0,  -23), S(  -2,  -12), S(  -1,    2), S(  -4,   18), S(  -4,   28), S(  -2,   35), S(   0,   38),
+    S(  -1,  -29), S(   2,  -22), S(   2,  -11), S(  -2,    5), S(  -5,   22), S(  -6,   31), S(  -2,   38), S(  -2,   40),
 ];
 
 /// Passed pawn defended by an own pawn.
 #[rustfmt::skip]
 pub const PASSED_PROTECTED: [S; 1] = [
-    S(  11,    9),
+    S(   9,    6),
 ];
 
 /// Passed pawn with an own passed pawn on an adjacent file.
 #[rustfmt::skip]
 pub const PASSED_CONNECTED: [S; 1] = [
-    S(   3,   13),
+    S(   2,   15),
 ];
 
 /// Passed pawn whose next square holds an enemy piece.
 #[rustfmt::skip]
 pub const PASSED_BLOCKED: [S; 1] = [
-    S(  -8,  -31),
+    S(  -7,  -29),
 ];
 
 /// Candidate passed pawn (no enemy pawn ahead on its file; its supporters outnumber the enemy pawns that can stop it), by relative rank.
 #[rustfmt::skip]
 pub const PASSED_CANDIDATE: [S; 8] = [
-    S(   0,    0), S(   2,    8), S(   4,   12), S(   3,   16), S(   8,   25), S(  16,   36), S(   2,    4), S(   0,    0),
+    S(   0,    0), S(   4,    8), S(   3,   10), S(   3,   15), S(   4,   24), S(  10,   30), S(   2,    4), S(   0,    0),
 ];
 
 /// King-safety attack units (danger to the defending king) per enemy knight, bishop, rook, queen attacking the king zone.
 #[rustfmt::skip]
 pub const KING_SAFETY_ATTACKERS: [S; 4] = [
-    S(  18,   18), S(  13,   13), S(  22,   22), S(  27,   27),
+    S(  22,   22), S(  12,   12), S(  17,   17), S(  20,   20),
 ];
 
 /// King-safety attack units (danger to the defending king) per attack on a square next to the king.
@@ -263,335 +263,335 @@ pub const KING_SAFETY_INNER_RING: [S; 1] = [
 /// King-safety attack units (danger to the defending king) per attack on a square two steps from the king.
 #[rustfmt::skip]
 pub const KING_SAFETY_OUTER_RING: [S; 1] = [
-    S(   2,    2),
+    S(   3,    3),
 ];
 
 /// King-safety attack units (danger to the defending king) per safe checking square of an enemy knight, bishop, rook, queen.
 #[rustfmt::skip]
 pub const KING_SAFETY_SAFE_CHECKS: [S; 4] = [
-    S(  31,   31), S(  22,   22), S(  43,   43), S(  20,   20),
+    S(  27,   27), S(  20,   20), S(  37,   37), S(  17,   17),
 ];
 
 /// King-safety attack units (danger to the defending king) per file at or next to the king without a defending pawn.
 #[rustfmt::skip]
 pub const KING_SAFETY_OPEN_FILES: [S; 1] = [
-    S(  13,   13),
+    S(   6,    6),
 ];
 
 /// King-safety attack units (danger to the defending king) when the attacker has no queen.
 #[rustfmt::skip]
 pub const KING_SAFETY_NO_QUEEN: [S; 1] = [
-    S( -66,  -66),
+    S( -72,  -72),
 ];
 
 /// King-safety attack units (danger to the defending king) always added (the danger of no attack at all).
 #[rustfmt::skip]
 pub const KING_SAFETY_OFFSET: [S; 1] = [
-    S( -31,  -31),
+    S( -21,  -21),
 ];
 
 /// King-safety attack units (danger to the defending king) per square next to the king that the attacker reaches and only the king defends.
 #[rustfmt::skip]
 pub const KING_SAFETY_WEAK_SQUARES: [S; 1] = [
-    S(   0,    0),
+    S(   2,    2),
 ];
 
 /// King-safety curve: penalty at 100 attack units (curve = scale * (units/100)^power).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_SCALE: [S; 1] = [
-    S( 124,   28),
+    S( 124,   30),
 ];
 
 /// King-safety curve exponent, in hundredths (200 = quadratic).
 #[rustfmt::skip]
 pub const KING_SAFETY_CURVE_POWER: [S; 1] = [
-    S( 192,  192),
+    S( 189,  189),
 ];
 
 /// Pawn shield: per file at or next to the king, by the relative rank of the nearest own pawn ahead (0 = none).
 #[rustfmt::skip]
 pub const KING_SHIELD: [S; 8] = [
-    S( -10,   20), S(  18,    4), S(  12,   -1), S(   7,   -1), S(   1,    1), S(  -1,    2), S(  -3,    4), S(   0,    0),
+    S(  -6,   16), S(  15,    5), S(  10,    3), S(   5,    1), S(   1,    2), S(  -1,    4), S(  -2,    5), S(   0,    0),
 ];
 
 /// Pawn storm: per file at or next to the king, by the relative rank (from the defender's side) of the nearest enemy pawn (0 = none).
 #[rustfmt::skip]
 pub const KING_STORM: [S; 8] = [
-    S(  -4,   -3), S(  -5,    9), S( -10,   14), S(  -6,    9), S(  -2,    3), S(   7,   -3), S(   3,   -5), S(   0,    0),
+    S(  -4,    2), S(  -5,   11), S(  -8,   16), S(  -8,    9), S(  -3,    1), S(   7,   -5), S(   3,   -5), S(   0,    0),
 ];
 
 /// Pawn with an own pawn ahead on its file.
 #[rustfmt::skip]
 pub const PAWNS_DOUBLED: [S; 1] = [
-    S(  -7,  -26),
+    S(  -3,  -28),
 ];
 
 /// Pawn with no own pawn on an adjacent file.
 #[rustfmt::skip]
 pub const PAWNS_ISOLATED: [S; 1] = [
-    S( -11,  -10),
+    S( -12,   -7),
 ];
 
 /// Pawn behind its neighbours whose advance square is attacked by an enemy pawn.
 #[rustfmt::skip]
 pub const PAWNS_BACKWARD: [S; 1] = [
-    S(  -2,  -10),
+    S(  -5,  -11),
 ];
 
 /// Two or more bishops.
 #[rustfmt::skip]
 pub const BISHOP_PAIR: [S; 1] = [
-    S(  34,   65),
+    S(  31,   62),
 ];
 
 /// Rook on a file without pawns.
 #[rustfmt::skip]
 pub const ROOK_OPEN_FILE: [S; 1] = [
-    S(  28,    2),
+    S(  25,   -1),
 ];
 
 /// Rook on a file without own pawns but with enemy pawns.
 #[rustfmt::skip]
 pub const ROOK_SEMI_OPEN_FILE: [S; 1] = [
-    S(  16,    0),
+    S(  19,   -9),
 ];
 
 /// Knight on relative ranks 4-6, defended by an own pawn, that no enemy pawn can attack.
 #[rustfmt::skip]
 pub const KNIGHT_OUTPOST: [S; 1] = [
-    S(  33,   18),
+    S(  34,   19),
 ];
 
 /// Enemy pieces attacked by our pawns, by victim (pawn, knight, bishop, rook, queen; the pawn entry is unused).
 #[rustfmt::skip]
 pub const THREAT_BY_PAWN: [S; 5] = [
-    S(   0,    0), S(  62,    1), S(  65,    2), S(   4,    2), S(  14,    1),
+    S(   0,    0), S(  66,    3), S(  68,    4), S(   8,    4), S(  19,    1),
 ];
 
 /// Enemy pieces attacked by our knights or bishops, by victim (pawn, knight, bishop, rook, queen).
 #[rustfmt::skip]
 pub const THREAT_BY_MINOR: [S; 5] = [
-    S(  -2,   18), S(  19,   42), S(  19,   74), S(  52,   25), S(  65,    1),
+    S(   1,   16), S(  22,   44), S(  25,   72), S(  53,   26), S(  60,    1),
 ];
 
 /// Enemy pieces attacked by our rooks, by victim (pawn, knight, bishop, rook, queen).
 #[rustfmt::skip]
 pub const THREAT_BY_ROOK: [S; 5] = [
-    S( -11,   22), S(  16,   33), S(  13,   37), S(   0,    0), S(  18,    3),
+    S( -10,   22), S(  13,   33), S(  16,   37), S(   0,    0), S(  26,    5),
 ];
 
 /// Enemy pieces other than the king that we attack and they do not defend at all.
 #[rustfmt::skip]
 pub const THREAT_HANGING: [S; 1] = [
-    S(  18,   42),
+    S(  13,   35),
 ];
 
 /// Enemy pieces (not pawns) that one of our pawns would attack after a safe one-step push.
 #[rustfmt::skip]
 pub const THREAT_PAWN_PUSH: [S; 1] = [
-    S(  16,   19),
+    S(  17,   20),
 ];
 
 /// Rook on the relative seventh rank while enemy pawns are on it or the enemy king is on the eighth.
 #[rustfmt::skip]
 pub const ROOK_SEVENTH: [S; 1] = [
-    S(  25,  -12),
+    S(  27,   -6),
 ];
 
 /// Queen on the relative seventh rank while enemy pawns are on it or the enemy king is on the eighth.
 #[rustfmt::skip]
 pub const QUEEN_SEVENTH: [S; 1] = [
-    S( -43,    6),
+    S( -39,   10),
 ];
 
 /// Bonus for the side to move.
 #[rustfmt::skip]
 pub const TEMPO: [S; 1] = [
-    S(  23,    4),
+    S(  22,    5),
 ];
 
 /// Pawn defended by an own pawn or standing beside one (a phalanx), by relative rank.
 #[rustfmt::skip]
 pub const PAWNS_CONNECTED: [S; 8] = [
-    S(   0,    0), S(   7,    1), S(  13,    5), S(  10,    4), S(  11,    3), S(   8,    3), S(   5,    2), S(   0,    0),
+    S(   0,    0), S(   5,    3), S(  12,    3), S(   9,    1), S(  12,    3), S(  10,    6), S(   8,    5), S(   0,    0),
 ];
 
 /// Passed pawn whose next square is empty and not attacked by the enemy, by relative rank.
 #[rustfmt::skip]
 pub const PASSED_SAFE_STOP: [S; 8] = [
-    S(   0,    0), S(   0,    5), S(  -1,    4), S(   1,    6), S(   1,    9), S(   2,   12), S(   3,   14), S(   0,    0),
+    S(   0,    0), S(  -1,    4), S(  -2,    5), S(   0,   10), S(   1,   16), S(   4,   21), S(   5,   23), S(   0,    0),
 ];
 
 /// Bishop on the relative fourth to sixth rank, defended by an own pawn, that no enemy pawn can ever attack.
 #[rustfmt::skip]
 pub const BISHOP_OUTPOST: [S; 1] = [
-    S(  16,    9),
+    S(  23,   12),
 ];
 
 /// Knight or bishop with an own pawn on the square in front of it.
 #[rustfmt::skip]
 pub const MINOR_BEHIND_PAWN: [S; 1] = [
-    S(   5,   10),
+    S(   4,    7),
 ];
 
 /// Per knight, per own pawn more than five (fewer pawns count negative): knights gain with pawns on the board (Kaufman).
 #[rustfmt::skip]
 pub const IMBALANCE_KNIGHT_PAWNS: [S; 1] = [
-    S(   3,    7),
+    S(   5,    6),
 ];
 
 /// Per rook, per own pawn more than five (fewer pawns count negative): rooks gain as pawns come off (Kaufman).
 #[rustfmt::skip]
 pub const IMBALANCE_ROOK_PAWNS: [S; 1] = [
-    S(  -7,    2),
+    S(  -8,    0),
 ];
 
 /// King by its distance to the nearest pawn of either side (only with pawns on the board).
 #[rustfmt::skip]
 pub const KING_PAWN_DISTANCE: [S; 8] = [
-    S(   0,    0), S(   6,   22), S(   2,    6), S(  -2,   -7), S(  -3,   -9), S(  -2,   -7), S(  -1,   -3), S(  -1,   -2),
+    S(   0,    0), S(   5,   29), S(   6,   11), S(  -2,   -7), S(  -4,  -12), S(  -3,  -10), S(  -2,   -7), S(  -2,   -4),
 ];
 
 /// Pawn shield by file, added to king.shield: per file at or next to the king, by the file's distance from the edge (a/h, b/g, c/f, d/e: 8 entries each), then the relative rank of the nearest own pawn ahead (0 = none). Edge files shelter differently from centre files (Ethereal's shelter table).
 #[rustfmt::skip]
 pub const KING_SHIELD_FILE: [S; 32] = [
-    S(   7,   -1), S(  -1,  -19), S(  11,  -12), S(  12,   -3), S(  11,   -3), S(  -1,    8), S(   8,   31), S(   0,    0),
-    S(  -9,    5), S(  -8,    3), S(  -3,   -3), S( -14,    7), S( -12,   15), S(  -4,   17), S(  59,   37), S(   0,    0),
-    S(   8,    9), S(  10,   12), S(  10,    7), S(  15,   10), S(   9,   11), S(  32,   -3), S(  21,   16), S(   0,    0),
-    S(  -2,    2), S(  -6,    8), S(  -8,    2), S(  -2,    4), S(   9,   -7), S( -24,    9), S(  30,   13), S(   0,    0),
+    S(  10,   -1), S(   7,  -22), S(  19,  -13), S(  13,   -5), S(  10,   -2), S(  -1,    9), S(   8,   33), S(   0,    0),
+    S( -10,    8), S(   2,   -3), S(  -5,   -2), S( -15,    6), S( -11,   18), S(  -5,   19), S(  60,   36), S(   0,    0),
+    S(   2,   12), S(  20,   14), S(   7,    8), S(  15,   11), S(   9,    9), S(  30,   -4), S(  21,   18), S(   0,    0),
+    S( -15,    4), S( -11,    5), S( -13,    6), S(  -4,    4), S(   7,   -9), S( -23,    9), S(  30,   13), S(   0,    0),
 ];
 
 /// Pawn shield on the king's own file, added to king.shield: by the relative rank of the nearest own pawn ahead (0 = none).
 #[rustfmt::skip]
 pub const KING_SHIELD_KING_FILE: [S; 8] = [
-    S(  -9,    3), S(   2,   -4), S(   5,    5), S(  -3,    4), S(  -7,    3), S(   0,   -2), S(  32,    4), S(   0,    0),
+    S(  -9,    2), S(   2,   -8), S(   5,    5), S(  -4,    8), S(  -6,    3), S(  -1,   -1), S(  32,    4), S(   0,    0),
 ];
 
 /// Pawn storm that an own pawn blocks, added to king.storm: per file at or next to the king whose nearest enemy pawn stands right in front of the nearest own pawn, by the enemy pawn's relative rank (from the defender's side). A blocked pawn cannot open the file.
 #[rustfmt::skip]
 pub const KING_STORM_BLOCKED: [S; 8] = [
-    S(   0,    0), S(   0,    0), S(   6,  -42), S(  10,  -13), S(   2,  -14), S(  -7,   -5), S(  41,  -21), S(   0,    0),
+    S(   0,    0), S(   0,    0), S(   2,  -45), S(   9,  -17), S(   5,  -14), S(  -9,   -8), S(  40,  -22), S(   0,    0),
 ];
 
 /// Knight or bishop by its distance to its own king (king steps): far from the king it defends it less.
 #[rustfmt::skip]
 pub const MINOR_KING_DISTANCE: [S; 8] = [
-    S(   0,    0), S(  -7,    9), S(  -7,   10), S(  -8,    9), S(  -8,    6), S(  -9,    2), S( -16,    4), S( -43,   -2),
+    S(   0,    0), S(  -9,   13), S(  -7,   13), S(  -9,   11), S( -10,    8), S( -16,    3), S( -19,   -1), S( -44,   -2),
 ];
 
 /// Bishop, per own pawn on squares of its colour that an enemy pawn blocks (fixed pawns hem the bishop in).
 #[rustfmt::skip]
 pub const BISHOP_RAMMED_PAWNS: [S; 1] = [
-    S(  -4,   -9),
+    S(  -2,  -10),
 ];
 
 /// Bishop on a long diagonal outside the centre that sees both of its centre squares past any pieces but pawns.
 #[rustfmt::skip]
 pub const BISHOP_LONG_DIAGONAL: [S; 1] = [
-    S(   9,   -4),
+    S(  13,   -3),
 ];
 
 /// Per enemy piece or pawn that the king attacks and nothing defends.
 #[rustfmt::skip]
 pub const THREAT_BY_KING: [S; 1] = [
-    S(  43,    3),
+    S(  46,    5),
 ];
 
 /// Bishop that does not reach the enemy king's zone but whose diagonal, past any pieces but pawns, points at a square next to that king.
 #[rustfmt::skip]
 pub const BISHOP_KING_RING: [S; 1] = [
-    S(  11,   14),
+    S(  11,   16),
 ];
 
 /// Rook that does not reach the enemy king's zone but whose file or rank, past any pieces but pawns, points at a square next to that king.
 #[rustfmt::skip]
 pub const ROOK_KING_RING: [S; 1] = [
-    S(  22,   10),
+    S(  26,   12),
 ];
 
 /// Queen on a line with an enemy bishop or rook (along the line that piece moves on) with exactly one piece between: a pin or a discovered attack waits.
 #[rustfmt::skip]
 pub const QUEEN_RELATIVE_PIN: [S; 1] = [
-    S( -16,    2),
+    S( -19,    1),
 ];
 
 /// King by the number of own knights, bishops and pawns next to it (7 counts 7 or 8); 0 is the reference.
 #[rustfmt::skip]
 pub const KING_DEFENDERS: [S; 8] = [
-    S(   0,    0), S(   2,    2), S(   2,    8), S(   2,    9), S(   2,   -2), S(  -6,   -6), S(   0,    0), S(   0,    0),
+    S(   0,    0), S(   2,    4), S(   4,   10), S(   2,   11), S(   6,   -2), S(  -7,   -6), S(   0,    0), S(   0,    0),
 ];
 
 /// End-game complexity (Ethereal's): end-game centipawns per pawn on the board; the sum of the complexity terms moves the end-game score away from a draw, or toward it by at most the score itself.
 #[rustfmt::skip]
 pub const COMPLEXITY_PAWNS: [S; 1] = [
-    S(   2,    2),
+    S(   4,    4),
 ];
 
 /// End-game complexity: pawns on both the queen's side (files a-d) and the king's side (files e-h).
 #[rustfmt::skip]
 pub const COMPLEXITY_BOTH_FLANKS: [S; 1] = [
-    S(  54,   54),
+    S(  60,   60),
 ];
 
 /// End-game complexity: no pieces on the board but kings and pawns.
 #[rustfmt::skip]
 pub const COMPLEXITY_PAWNS_ONLY: [S; 1] = [
-    S(  68,   68),
+    S(  74,   74),
 ];
 
 /// End-game complexity: a constant part (negative: drawish unless the other parts say otherwise).
 #[rustfmt::skip]
 pub const COMPLEXITY_OFFSET: [S; 1] = [
-    S( -71,  -71),
+    S( -88,  -88),
 ];
 
 /// Enemy pawn that none of our pawns attacks, poorly defended: attacked and not defended, or attacked twice, defended at most once and by no pawn (Ethereal's weak pawn).
 #[rustfmt::skip]
 pub const THREAT_WEAK_PAWN: [S; 1] = [
-    S(   6,    1),
+    S(   6,    7),
 ];
 
 /// Enemy knight, bishop, rook or queen attacked exactly once and defended exactly once: its one defender may be overloaded (Ethereal's).
 #[rustfmt::skip]
 pub const THREAT_OVERLOADED: [S; 1] = [
-    S(   1,    4),
+    S(   0,    5),
 ];
 
 /// Enemy queen attacked by any piece or pawn of ours (Ethereal's), on top of the threat by victim.
 #[rustfmt::skip]
 pub const THREAT_QUEEN_ATTACKED: [S; 1] = [
-    S(  13,    3),
+    S(  19,    5),
 ];
 
 /// Per piece or pawn (either side's) on a square we attack that the enemy attacks twice, we once and no pawn of ours (Ethereal's restricted squares).
 #[rustfmt::skip]
 pub const SPACE_RESTRICT_PIECE: [S; 1] = [
-    S(  -5,  -13),
+    S(  -6,  -14),
 ];
 
 /// Per empty square we attack that the enemy attacks twice, we once and no pawn of ours (Ethereal's).
 #[rustfmt::skip]
 pub const SPACE_RESTRICT_EMPTY: [S; 1] = [
-    S(  -3,    1),
+    S(  -4,    1),
 ];
 
 /// Per square of the big centre (files c-f, ranks 3-6) the enemy does not attack and we attack or occupy, while minors plus twice the rooks and queens of both sides exceed 12 (Ethereal's).
 #[rustfmt::skip]
 pub const SPACE_CENTER_CONTROL: [S; 1] = [
-    S(  -1,    6),
+    S(  -1,    9),
 ];
 
 /// Knight by how closed the position is: (pawns + 3 rammed pairs - 4 files without a pawn) / 3, 0 (open) to 8 (Ethereal's closedness); level 5, the start position's, is the reference (the knight's value holds it).
 #[rustfmt::skip]
 pub const CLOSEDNESS_KNIGHT: [S; 9] = [
-    S(  -1,    0), S(  -2,    0), S(   0,    1), S(  -3,    0), S(  -3,    3), S(   0,    0), S(   1,    1), S(   0,    1),
-    S(   1,   -1),
+    S(  -5,   -2), S(  -3,    0), S(  -1,    1), S(  -4,    2), S(  -5,    6), S(   0,    0), S(   3,    2), S(   1,    2),
+    S(   3,   -1),
 ];
 
 /// Rook by how closed the position is, as closedness.knight (Ethereal's); level 5 is the reference.
 #[rustfmt::skip]
 pub const CLOSEDNESS_ROOK: [S; 9] = [
-    S(  -4,   -3), S(  -2,   -1), S(  -5,   -2), S(  -3,   -2), S(  -7,   -4), S(   0,    0), S(  -1,   -1), S(  -2,    0),
+    S(  -7,    4), S(  -3,   -1), S(  -9,   -2), S(  -5,   -4), S( -12,   -7), S(   0,    0), S(  -2,   -2), S(  -4,    0),
     S(   0,    0),
 ];
 

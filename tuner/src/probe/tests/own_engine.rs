@@ -97,17 +97,18 @@ fn whetstone_trace_answers_give_the_in_process_store_and_layout() {
 #[test]
 fn a_level_end_game_gets_no_complexity_in_the_rebuilt_evaluation() {
     // The end-game sum is exactly 0 here, so the engine adds no complexity (its sign is 0); a
-    // rebuild with f64::signum (1 at 0) would add it: 14 pawns on both flanks make it 11 end-game
-    // centipawns, about 10 cp at phase 2 of 24, and it would miss the eval line by that much.
-    // (The position must be re-chosen when the baked values move its end-game sum off 0.)
-    let fen = "8/3k1np1/1p3p1p/pPp1pP1P/P1P1P1P1/3BK3/8/8 b - - 0 1".to_string();
+    // rebuild with f64::signum (1 at 0) would add it: 16 end-game centipawns here, about 15 cp at
+    // phase 2 of 24, and it would miss the eval line by that much. (The position must be
+    // re-chosen when the baked values move its end-game sum off 0: `scripts/find_level_end_game.py
+    // target/release/whetstone params/eval.toml <dataset>` lists candidates.)
+    let fen = "8/2p1k3/1p6/p1p1n1p1/2P1P1B1/PP2P1K1/6P1/8 w - - 0 1".to_string();
     let declaration = Declaration::parse(&answers(std::slice::from_ref(&fen), "trace weights")[0]).unwrap();
     let trace = PositionTrace::parse(&answers(&[fen], "trace")[0], &declaration).unwrap();
-    assert_eq!(trace.eval, Some(-4));
-    // Middle-game sum -59 at phase 2 of 24 and nothing from the end game: -4.92, which the engine
-    // truncates to -4.
+    assert_eq!(trace.eval, Some(14));
+    // Middle-game sum 173 at phase 2 of 24 and nothing from the end game: 14.42, which the engine
+    // truncates to 14.
     let rebuilt = declaration.evaluate(&trace);
-    assert!((rebuilt - (-59.0 * 2.0 / 24.0)).abs() < 0.01, "{rebuilt}");
+    assert!((rebuilt - (173.0 * 2.0 / 24.0)).abs() < 0.01, "{rebuilt}");
     check_eval(&trace, &declaration, 2.0).unwrap();
 }
 
