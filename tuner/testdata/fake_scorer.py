@@ -22,7 +22,7 @@ for line in sys.stdin:
     if not words:
         continue
     if words[0] == "uci":
-        print("id name fake-scorer\nuciok", flush=True)
+        print("id name fake-scorer\noption name Hash type spin default 16 min 1 max 1024\nuciok", flush=True)
     elif words[0] == "isready":
         print("readyok", flush=True)
     elif words[0] == "position":
