@@ -190,27 +190,18 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
     let model = Model { layout: &Layout::new(&set), store: &data.train };
     let names = set.value_names();
     let coverage = model.coverage();
-    let (mut selected, mut rare) = Model::keep_covered_by(&coverage, &matching, recipe.min_coverage, &names);
+    let (mut selected, mut rare) = Model::keep_covered_by(&coverage, &matching, recipe.min_coverage);
     if selected.is_empty() {
         bail!("every matching value is below --min-coverage {}", recipe.min_coverage);
     }
     // Rare values of the prior's tables are tuned after all: their neighbours hold them.
     let prior = Prior::new(&set, &recipe.prior_terms, recipe.smooth, recipe.mirror)?;
-    let mut held = Vec::new();
+    let held: Vec<usize>;
+    (held, rare) = rare.iter().partition(|&&i| prior.covers(i));
     if !prior.is_empty() {
-        let still: Vec<usize>;
-        (held, still) = rare.iter().partition(|&&i| prior.covers(i));
-        eprintln!(
-            "prior over {}: {} values seen in at least {} positions are tuned on evidence, {} rarer \
-             ones are held by their neighbours, {} stay frozen",
-            prior.tables.join(", "),
-            selected.len(),
-            recipe.min_coverage,
-            held.len(),
-            still.len()
-        );
-        rare = still;
+        eprintln!("prior over {}", prior.tables.join(", "));
     }
+    Model::report_coverage(&coverage, recipe.min_coverage, (selected.len(), held.len(), &rare), &names);
     write_coverage(&args.out, &names, &coverage, (&selected, &held, &rare))?;
     selected.extend(held);
     selected.sort_unstable();

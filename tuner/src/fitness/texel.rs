@@ -91,10 +91,12 @@ impl TexelFitness {
             .iter()
             .filter_map(|d| if let Slot::Eval(i) = d.slot { Some(i) } else { None })
             .collect();
-        let (_, rare) = model.keep_covered(&evals, min_coverage, names);
+        let coverage = model.coverage();
+        let (covered, rare) = Model::keep_covered_by(&coverage, &evals, min_coverage);
         // Rare values the prior ties to their neighbours are tuned: the prior holds them.
-        let rare: std::collections::HashSet<usize> =
-            rare.into_iter().filter(|&i| !self.prior.covers(i)).collect();
+        let (held, rare): (Vec<usize>, Vec<usize>) = rare.into_iter().partition(|&i| self.prior.covers(i));
+        Model::report_coverage(&coverage, min_coverage, (covered.len(), held.len(), &rare), names);
+        let rare: std::collections::HashSet<usize> = rare.into_iter().collect();
         let (kept, frozen): (Vec<_>, Vec<_>) = self
             .space
             .dims

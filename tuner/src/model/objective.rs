@@ -370,15 +370,11 @@ impl Model<'_> {
     }
 
     /// The values of `selected` seen in at least `min_coverage` positions (to tune) and the rest
-    /// (to leave frozen, with a note on the terminal naming a few): rare piece-square entries and
-    /// mobility counts otherwise fit noise. Every Texel-based run selects its values here.
-    pub fn keep_covered(
-        &self,
-        selected: &[usize],
-        min_coverage: f64,
-        names: &[String],
-    ) -> (Vec<usize>, Vec<usize>) {
-        Self::keep_covered_by(&self.coverage(), selected, min_coverage, names)
+    /// (rare piece-square entries and mobility counts, which otherwise fit noise). Every
+    /// Texel-based run selects its values here and then says what it did with the rare ones
+    /// (`report_coverage`): the prior's tables hold theirs, the others stay frozen.
+    pub fn keep_covered(&self, selected: &[usize], min_coverage: f64) -> (Vec<usize>, Vec<usize>) {
+        Self::keep_covered_by(&self.coverage(), selected, min_coverage)
     }
 
     /// `keep_covered` over coverage counted before (by `coverage`), for a caller that also
@@ -387,23 +383,40 @@ impl Model<'_> {
         coverage: &[f64],
         selected: &[usize],
         min_coverage: f64,
-        names: &[String],
     ) -> (Vec<usize>, Vec<usize>) {
-        let (kept, rare): (Vec<usize>, Vec<usize>) =
-            selected.iter().partition(|&&i| coverage[i] >= min_coverage);
-        if !rare.is_empty() {
-            let examples: Vec<String> =
-                rare.iter().take(6).map(|&i| format!("{} ({:.0})", names[i], coverage[i])).collect();
-            eprintln!(
-                "{} of {} values stay frozen, seen in fewer than {} positions (--min-coverage): {}{}",
-                rare.len(),
-                selected.len(),
-                min_coverage,
+        selected.iter().partition(|&&i| coverage[i] >= min_coverage)
+    }
+
+    /// One line on the terminal for a Texel-based run's selection: how many values are tuned on
+    /// evidence, how many rarer ones the prior holds by their neighbours (tuned too), and which
+    /// stay frozen, with a few named and their counts. Printed once the frozen set is final, so
+    /// the numbers add up to what the run tunes.
+    pub fn report_coverage(
+        coverage: &[f64],
+        min_coverage: f64,
+        (tuned, held, frozen): (usize, usize, &[usize]),
+        names: &[String],
+    ) {
+        let examples: Vec<String> =
+            frozen.iter().take(6).map(|&i| format!("{} ({:.0})", names[i], coverage[i])).collect();
+        let held = if held > 0 {
+            format!(", {held} rarer ones are held by their neighbours (the prior) and tuned with them")
+        } else {
+            String::new()
+        };
+        let frozen = if frozen.is_empty() {
+            ", none stays frozen".to_string()
+        } else {
+            format!(
+                ", {} stay frozen (--min-coverage): {}{}",
+                frozen.len(),
                 examples.join(", "),
-                if rare.len() > examples.len() { ", ..." } else { "" }
-            );
-        }
-        (kept, rare)
+                if frozen.len() > examples.len() { ", ..." } else { "" }
+            )
+        };
+        eprintln!(
+            "{tuned} values seen in at least {min_coverage} positions are tuned on evidence{held}{frozen}"
+        );
     }
 
     /// How much data speaks to each value: per slot, the number of positions where it has a
