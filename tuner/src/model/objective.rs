@@ -369,16 +369,11 @@ impl Model<'_> {
         (Totals::sum(&totals.squared_error), grad)
     }
 
-    /// The values of `selected` seen in at least `min_coverage` positions (to tune) and the rest
-    /// (rare piece-square entries and mobility counts, which otherwise fit noise). Every
-    /// Texel-based run selects its values here and then says what it did with the rare ones
-    /// (`report_coverage`): the prior's tables hold theirs, the others stay frozen.
-    pub fn keep_covered(&self, selected: &[usize], min_coverage: f64) -> (Vec<usize>, Vec<usize>) {
-        Self::keep_covered_by(&self.coverage(), selected, min_coverage)
-    }
-
-    /// `keep_covered` over coverage counted before (by `coverage`), for a caller that also
-    /// writes the counts out.
+    /// The values of `selected` seen in at least `min_coverage` positions (to tune, by the
+    /// counts of `coverage`) and the rest (rare piece-square entries and mobility counts, which
+    /// otherwise fit noise). Every Texel-based run selects its values here and then says what it
+    /// did with the rare ones (`report_coverage`): the prior's tables hold theirs, the others
+    /// stay frozen.
     pub fn keep_covered_by(
         coverage: &[f64],
         selected: &[usize],
