@@ -58,6 +58,9 @@ impl Searcher<'_> {
             }
         }
         let in_check = self.pos.in_check();
+        if !in_check {
+            self.history.correction.prefetch(&self.pos, self.correction_weights());
+        }
 
         // Step 3. Transposition table: a cutoff in non-PV nodes, a move to try first everywhere.
         // A singular-extension search (a move excluded) must not use or overwrite this
@@ -424,6 +427,9 @@ impl Searcher<'_> {
             return self.static_eval();
         }
         let in_check = self.pos.in_check();
+        if !in_check {
+            self.history.correction.prefetch(&self.pos, self.correction_weights());
+        }
         let key = self.pos.key();
         let entry = self.tt.probe(key);
         if let Some(e) = entry {

@@ -10,6 +10,7 @@ pub mod layout;
 pub mod movepick;
 pub mod params;
 pub mod piece_to;
+mod prefetch;
 pub mod see;
 pub mod time;
 pub mod tt;

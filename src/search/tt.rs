@@ -167,18 +167,7 @@ impl TranspositionTable {
     /// time in a profile of `bench`).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let bucket: *const Bucket = self.bucket(key);
-            // SAFETY: a prefetch is only a hint: it never faults, reads nothing into the program
-            // and changes no memory, whatever the address; the SSE instruction it needs is part
-            // of every x86-64 CPU. Measured: see reports/tests.md, "Speed changes".
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(bucket.cast::<i8>())
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::prefetch::prefetch(self.bucket(key));
     }
 
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
