@@ -27,7 +27,10 @@ use crate::export::{conclude, finish_run, Found};
 use crate::model::prior::Prior;
 use crate::model::recipe::FitRecipe;
 use crate::model::store::shuffle;
-use crate::model::{blended_targets, load_traces, sample_games, split, Data, Kernel, Layout, Model};
+use crate::model::validation::{self, SplitPlan};
+use crate::model::{
+    blended_targets, load_traces, load_traces_by_file, sample_games, Data, Kernel, Layout, Model,
+};
 use crate::optim::{local_search_pass, Adam};
 use crate::report;
 use crate::run::provenance::Provenance;
@@ -62,8 +65,9 @@ pub struct TexelArgs {
     #[arg(long, num_args = 1..)]
     pub valid: Vec<PathBuf>,
     /// Fraction of --data held out for validation when --valid is not given (whole games: the
-    /// positions of one game fall on one side).
-    #[arg(long, default_value_t = 0.1)]
+    /// positions of one game fall on one side). The data the starting file was fitted on keeps
+    /// that fit's own hold-out, so neither fit validates on games the start was fitted on.
+    #[arg(long, default_value_t = validation::DEFAULT_FRACTION)]
     pub valid_fraction: f64,
     /// Tune only the terms matching these globs (`pst.*`, `mobility.knight`); default: all tunable.
     #[arg(long, num_args = 1..)]
@@ -106,8 +110,8 @@ pub struct TexelArgs {
     /// Abort on the first broken dataset line instead of skipping it.
     #[arg(long)]
     pub strict: bool,
-    /// Seed of the train/validation split.
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the train/validation split (of the data the starting file was not fitted on).
+    #[arg(long, default_value_t = validation::DEFAULT_SEED)]
     pub seed: u64,
     /// Hide progress bars.
     #[arg(long, short)]
@@ -143,7 +147,7 @@ pub const DEFAULT_L2: f64 = 0.003;
 fn run_in_pool(args: &TexelArgs) -> Result<()> {
     let verify = args.verify.settings()?;
     let set = EvalParamSet::load(&args.params)?;
-    let recipe = FitRecipe::resolve(&args.params, &args.recipe.choice(), DEFAULT_L2, "texel")?;
+    let mut recipe = FitRecipe::resolve(&args.params, &args.recipe.choice(), DEFAULT_L2, "texel")?;
     let search = match &args.search_params {
         Some(path) => SearchParamSet::load(path)?,
         None => SearchParamSet::baked(),
@@ -156,12 +160,22 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
     RunDir::create(&args.out)?;
     let progress = !args.quiet;
     eprintln!("Texel: {}", recipe.describe());
-    let mut all = load_traces(&recipe.data, args.strict, progress)?;
+    let (mut all, ends) = load_traces_by_file(&recipe.data, args.strict, progress)?;
     if let Some(max) = recipe.positions {
         all = sample_games(all, max as usize);
     }
+    // With --valid every game of --data is trained on; else the start keeps its own hold-out.
+    let plan = if args.valid.is_empty() {
+        SplitPlan::new(&recipe.held_out, recipe.data.len(), args.seed, args.valid_fraction)
+    } else {
+        SplitPlan::new(&[], recipe.data.len(), args.seed, 0.0)
+    };
+    recipe.held_out = plan.segments.clone();
     let mut data = if args.valid.is_empty() {
-        split(&all, args.valid_fraction, args.seed)
+        if let Some(line) = plan.describe(&args.params) {
+            eprintln!("{line}");
+        }
+        plan.split(&all, &ends)
     } else {
         Data { train: all, valid: load_traces(&args.valid, args.strict, progress)? }
     };

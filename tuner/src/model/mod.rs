@@ -10,11 +10,12 @@ pub mod prior;
 pub mod recipe;
 pub mod store;
 pub mod traces;
+pub mod validation;
 pub mod vmath;
 
 pub use kernel::Kernel;
 pub use objective::{Layout, Model};
-pub use traces::{blended_targets, load_traces, sample_games, split, Data};
+pub use traces::{blended_targets, load_traces, load_traces_by_file, sample_games, split, Data};
 
 #[cfg(test)]
 mod tests;

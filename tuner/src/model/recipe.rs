@@ -15,7 +15,8 @@ use std::str::FromStr;
 
 use anyhow::{bail, Result};
 
-use crate::run::provenance::{Provenance, Recipe};
+use crate::model::validation;
+use crate::run::provenance::{HeldOut, Provenance, Recipe};
 
 /// The labelled positions a fit reads when neither the user nor the starting file names any:
 /// positions of today's build's own games, scored by Ethereal 12 at depth 8 (datasets/README.md).
@@ -70,6 +71,10 @@ pub struct FitRecipe {
     pub source: String,
     /// How to make the data again, carried on from the starting file's provenance.
     pub regenerate: Option<String>,
+    /// Which games of `data` are held out, file by file (`model/validation.rs`): after
+    /// [`FitRecipe::resolve`], the starting file's own hold-out of its data, which `data` then
+    /// begins with; the fit adds its own for the other files.
+    pub held_out: Vec<HeldOut>,
 }
 
 /// What the user gave (None and empty: not given).
@@ -104,6 +109,7 @@ impl FitRecipe {
             positions: None,
             source: "the defaults".into(),
             regenerate: None,
+            held_out: Vec::new(),
         }
     }
 
@@ -128,6 +134,7 @@ impl FitRecipe {
             positions: None,
             source,
             regenerate: recipe.regenerate.clone(),
+            held_out: Vec::new(),
         })
     }
 
@@ -135,9 +142,10 @@ impl FitRecipe {
     /// `params` records (when no data is given; its pull only when `tool` made it) over the
     /// defaults (`default_l2` for the pull).
     pub fn resolve(params: &Path, choice: &RecipeChoice, default_l2: f64, tool: &str) -> Result<FitRecipe> {
-        let recorded = match Provenance::read(params)? {
+        let provenance = Provenance::read(params)?;
+        let recorded = match &provenance {
             Some(Provenance { recipe: Some(recipe), tool: made_by, .. }) if choice.data.is_empty() => {
-                Some((recipe, made_by == tool))
+                Some((recipe.clone(), made_by == tool))
             }
             _ => None,
         };
@@ -190,6 +198,7 @@ impl FitRecipe {
         if !(0.0..=1.0).contains(&recipe.score_weight) {
             bail!("--score-weight {} is not a weight from 0 to 1", recipe.score_weight);
         }
+        recipe.held_out = validation::start_first(provenance.as_ref(), &mut recipe.data);
         Ok(recipe)
     }
 
@@ -205,6 +214,7 @@ impl FitRecipe {
             mirror: self.mirror,
             prior_terms: self.prior_terms.clone(),
             min_coverage: self.min_coverage,
+            held_out: self.held_out.clone(),
         }
     }
 

@@ -23,6 +23,7 @@ fn recorded(data: &Path) -> Recipe {
         mirror: 0.0003,
         prior_terms: vec!["pst.*".into()],
         min_coverage: 1000.0,
+        held_out: Vec::new(),
     }
 }
 
@@ -65,4 +66,22 @@ fn missing_recorded_data_says_how_to_make_it_and_falls_back_only_when_told() {
     let recipe = FitRecipe::resolve(&params, &fall_back, 0.001, "texel").unwrap();
     assert_eq!(recipe.data, [PathBuf::from(DEFAULT_DATA)]);
     assert_eq!(recipe.score_weight, 0.0);
+}
+
+#[test]
+fn given_data_that_holds_the_start_s_data_begins_with_it_and_keeps_its_hold_out() {
+    let dir = TempDir::new("recipe-held-out");
+    let data = dir.path("own.epd");
+    std::fs::write(&data, "x\n").unwrap();
+    // Written before the hold-out was recorded: `tune texel`'s default seed and share.
+    let params = params_with(&dir, Some(recorded(&data)));
+    let given =
+        RecipeChoice { data: vec![PathBuf::from("new.epd"), data.clone()], ..RecipeChoice::default() };
+    let recipe = FitRecipe::resolve(&params, &given, 0.001, "texel").unwrap();
+    assert_eq!(recipe.data, [data.clone(), PathBuf::from("new.epd")]);
+    assert_eq!(recipe.held_out, [HeldOut { files: 1, seed: 1, fraction: 0.1 }]);
+    assert_eq!(recipe.record().held_out, recipe.held_out);
+    // Data without the start's: nothing of the start's to keep.
+    let other = RecipeChoice { data: vec![PathBuf::from("new.epd")], ..RecipeChoice::default() };
+    assert!(FitRecipe::resolve(&params, &other, 0.001, "texel").unwrap().held_out.is_empty());
 }

@@ -28,8 +28,19 @@ pub struct Data {
 /// Loads files into one trace store, printing rates and problems; positions are numbered by
 /// game across the files ([`GameCounter`]), for the hold-out.
 pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<TraceStore> {
+    load_traces_by_file(paths, strict, progress).map(|(store, _)| store)
+}
+
+/// [`load_traces`], with the number of games begun by the end of each file (the games of file i
+/// are numbered from `ends[i - 1]` to `ends[i]`), for a hold-out that differs by file.
+pub fn load_traces_by_file(
+    paths: &[PathBuf],
+    strict: bool,
+    progress: bool,
+) -> Result<(TraceStore, Vec<u64>)> {
     let mut compacts = Vec::new();
     let mut games = GameCounter::default();
+    let mut ends = Vec::with_capacity(paths.len());
     for path in paths {
         let start = Instant::now();
         let (items, summary) =
@@ -60,8 +71,9 @@ pub fn load_traces(paths: &[PathBuf], strict: bool, progress: bool) -> Result<Tr
         for problem in summary.problems.iter().take(5) {
             eprintln!("  {problem}");
         }
+        ends.push(games.games);
     }
-    Ok(TraceStore::from_compacts(&compacts))
+    Ok((TraceStore::from_compacts(&compacts), ends))
 }
 
 /// At most about `max` positions of `store`: whole games, each kept by a hash of its number (so

@@ -36,6 +36,21 @@ pub struct Recipe {
     pub prior_terms: Vec<String>,
     /// Values seen in fewer positions were not tuned on evidence (`--min-coverage`).
     pub min_coverage: f64,
+    /// Which games of `data` were held out for validation, file by file in order: the values
+    /// were fitted on the rest (empty in files written before it was recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held_out: Vec<HeldOut>,
+}
+
+/// The games held out of consecutive files of a recipe's data: game g (numbered in load order
+/// over all the data) by the hold-out rule of `seed` and `fraction` (0: none, as when a fit
+/// validated on other files).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeldOut {
+    /// How many files of the data, after those of the segments before.
+    pub files: usize,
+    pub seed: u64,
+    pub fraction: f64,
 }
 
 fn eval_k() -> String {

@@ -19,6 +19,7 @@ fn example() -> Provenance {
             mirror: 0.0003,
             prior_terms: vec!["pst.*".into()],
             min_coverage: 1000.0,
+            held_out: Vec::new(),
         }),
         verdict: None,
         note: None,
