@@ -207,25 +207,34 @@ impl Searcher<'_> {
                         picker.skip_quiets();
                         continue;
                     }
-                    // Futility pruning: even a good quiet move cannot lift the score to alpha.
-                    if depth <= p[idx::FUTILITY_MAX_DEPTH]
-                        && eval + p[idx::FUTILITY_BASE] + p[idx::FUTILITY_PER_DEPTH] * depth <= alpha
+                    // The depth the rest judges the move by: the node's, or (`prune.reduced_depth`)
+                    // what its late-move reduction would leave, as Ethereal's lmrDepth: a move
+                    // that would be searched shallow needs less evidence to be dropped.
+                    let prune_depth = if p[idx::PRUNE_REDUCED_DEPTH] > 0 {
+                        (depth - p.reduction(depth, moves_searched)).max(0)
+                    } else {
+                        depth
+                    };
+                    // Futility pruning: even a good quiet move cannot lift the score to alpha
+                    // (later moves are reduced at least as much, so none of them can either).
+                    if prune_depth <= p[idx::FUTILITY_MAX_DEPTH]
+                        && eval + p[idx::FUTILITY_BASE] + p[idx::FUTILITY_PER_DEPTH] * prune_depth <= alpha
                     {
                         picker.skip_quiets();
                         continue;
                     }
                     // History pruning: quiet moves that kept failing after these predecessors.
                     if p[idx::HISTORY_PRUNE_MARGIN] > 0
-                        && depth <= 3
+                        && prune_depth <= 3
                         && self.history.quiet_score(&self.pos, m, conts)
-                            < -p[idx::HISTORY_PRUNE_MARGIN] * depth
+                            < -p[idx::HISTORY_PRUNE_MARGIN] * prune_depth
                     {
                         continue;
                     }
                     // SEE pruning of quiet moves that hang material.
                     if p[idx::SEE_QUIET_MARGIN] > 0
-                        && depth <= 8
-                        && !see_ge(&self.pos, m, -p[idx::SEE_QUIET_MARGIN] * depth * depth)
+                        && prune_depth <= 8
+                        && !see_ge(&self.pos, m, -p[idx::SEE_QUIET_MARGIN] * prune_depth * prune_depth)
                     {
                         continue;
                     }

@@ -43,8 +43,9 @@ pub mod idx {
     pub const TT_EVAL_FROM_SCORE: usize = 35;
     pub const HISTORY_PRUNE_MARGIN: usize = 36;
     pub const DRAW_JITTER: usize = 37;
+    pub const PRUNE_REDUCED_DEPTH: usize = 38;
     /// Number of elements in all.
-    pub const COUNT: usize = 38;
+    pub const COUNT: usize = 39;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -275,6 +276,12 @@ pub const DRAW_JITTER: [i32; 1] = [
     0,
 ];
 
+/// The pruning of late quiet moves (futility, history, SEE) judges each move by the depth its late-move reduction would leave it (the move's reduction, not counting the history or killer adjustments) in place of the node's depth, as Stockfish's and Ethereal's lmrDepth: a move that would be searched shallow is pruned sooner (1: on; 0: off).
+#[rustfmt::skip]
+pub const PRUNE_REDUCED_DEPTH: [i32; 1] = [
+    0,
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -318,6 +325,7 @@ pub fn param_set() -> ParamSet {
             term("tt.eval_from_score", "The pruning decisions (razoring, reverse futility, null move, ProbCut, futility) and quiescence's stand-pat use the table's score in place of the static evaluation when its bound says the true score lies beyond it, as Stockfish and Ethereal do (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &TT_EVAL_FROM_SCORE, &[]),
             term("history.prune_margin", "History pruning: at depth <= 3, once a move has been searched, a quiet non-checking move whose history (butterfly plus both continuations) is below minus this times depth is skipped (0: off).", Shape::Scalar, false, true, 0, 8000, &HISTORY_PRUNE_MARGIN, &[]),
             term("draw.jitter", "Draw scores inside the search (repetitions, the fifty-move rule, insufficient material) are dithered to plus or minus this many cp by the node count, so that a line is not taken for a forced draw just because every draw scores exactly 0 (Stockfish's value_draw; 0: off).", Shape::Scalar, false, true, 0, 20, &DRAW_JITTER, &[]),
+            term("prune.reduced_depth", "The pruning of late quiet moves (futility, history, SEE) judges each move by the depth its late-move reduction would leave it (the move's reduction, not counting the history or killer adjustments) in place of the node's depth, as Stockfish's and Ethereal's lmrDepth: a move that would be searched shallow is pruned sooner (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &PRUNE_REDUCED_DEPTH, &[]),
         ],
     }
 }

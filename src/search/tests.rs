@@ -85,6 +85,7 @@ fn features_that_ship_off_change_the_search_and_keep_the_tactics() {
         (idx::LMR_TT_PV, 1),
         (idx::LMR_DEEPER_MARGIN, 40),
         (idx::LMR_SHALLOWER_MARGIN, 10),
+        (idx::PRUNE_REDUCED_DEPTH, 1),
     ] {
         assert_eq!(SearchParams::default()[at], 0, "constant {at} ships off");
         let mut values = SearchParamSet::baked().values();
