@@ -165,20 +165,18 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
         all = sample_games(all, max as usize);
     }
     // With --valid every game of --data is trained on; else the start keeps its own hold-out.
-    let plan = if args.valid.is_empty() {
-        SplitPlan::new(&recipe.held_out, recipe.data.len(), args.seed, args.valid_fraction)
-    } else {
-        SplitPlan::new(&[], recipe.data.len(), args.seed, 0.0)
-    };
-    recipe.held_out = plan.segments.clone();
-    let mut data = if args.valid.is_empty() {
+    let (plan, mut data) = if args.valid.is_empty() {
+        let plan = SplitPlan::new(&recipe.held_out, recipe.data.len(), args.seed, args.valid_fraction);
         if let Some(line) = plan.describe(&args.params) {
             eprintln!("{line}");
         }
-        plan.split(&all, &ends)
+        let data = plan.split(&all, &ends);
+        (plan, data)
     } else {
-        Data { train: all, valid: load_traces(&args.valid, args.strict, progress)? }
+        let valid = load_traces(&args.valid, args.strict, progress)?;
+        (SplitPlan::new(&[], recipe.data.len(), args.seed, 0.0), Data { train: all, valid })
     };
+    recipe.held_out = plan.segments;
     if args.batch_size > 0 {
         data.train = data.train.shuffled(args.seed);
     }
