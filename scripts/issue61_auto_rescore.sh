@@ -10,15 +10,21 @@
 #            the values if it passes.
 # Hours of work: datagen about 30 minutes, rescore about 15, Texel a few, the SPRT up to 8 hours at
 # about 12 games a minute. Resume any sitting: this script with --resume (the same OUT).
-# TUNE=path/to/tune (default: target/release/tune), OUT=run folder, BOOK=opening book.
+# TUNE=path/to/tune (default: target/release/tune), OUT=run folder, BOOK=opening book,
+# STAGES=the stages (default datagen,rescore,texel). A machine that lost the run folder after the
+# rescore restarts at the Texel stage on the committed copy of the rescored positions:
+#   STAGES=texel scripts/issue61_auto_rescore.sh --data datasets/whetstone-selfplay5-813k-sf8.epd.gz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TUNE=${TUNE:-target/release/tune}
 OUT=${OUT:-reports/auto-rescore}
 BOOK=${BOOK:-../shared/data/books/noob_3moves.epd}
+STAGES=${STAGES:-datagen,rescore,texel}
+STAGE_ARGS=()
+case ",$STAGES," in *,datagen,*) STAGE_ARGS+=(--datagen-games 16000 --datagen-nodes 6000 --datagen-args "--book $BOOK") ;; esac
+case ",$STAGES," in *,rescore,*) STAGE_ARGS+=(--rescore-engine /usr/games/stockfish --rescore-depth 8) ;; esac
 exec flock /tmp/whetstone-machine.lock "$TUNE" auto --params params/eval.toml \
-  --stages datagen,rescore,texel --cycles 1 --hours 12 \
-  --datagen-games 16000 --datagen-nodes 6000 --datagen-args "--book $BOOK" \
-  --rescore-engine /usr/games/stockfish --rescore-depth 8 \
+  --stages "$STAGES" --cycles 1 --hours 12 \
+  "${STAGE_ARGS[@]}" \
   --verify-tc 3+0.03 --verify-games 6000 --concurrency 2 --seed 75 --bake \
   --out "$OUT" "$@"
