@@ -167,7 +167,7 @@ fn run_in_pool(args: &TexelArgs) -> Result<()> {
     // With --valid every game of --data is trained on; else the start keeps its own hold-out.
     let (plan, mut data) = if args.valid.is_empty() {
         let plan = SplitPlan::new(&recipe.held_out, recipe.data.len(), args.seed, args.valid_fraction);
-        if let Some(line) = plan.describe(&args.params) {
+        if let Some(line) = plan.describe(args.recipe.hold_out_from.as_deref().unwrap_or(&args.params)) {
             eprintln!("{line}");
         }
         let data = plan.split(&all, &ends);

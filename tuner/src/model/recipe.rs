@@ -13,7 +13,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::model::validation;
 use crate::run::provenance::{HeldOut, Provenance, Recipe};
@@ -92,6 +92,9 @@ pub struct RecipeChoice {
     /// With no --data and the starting file's recorded data missing: tune on [`DEFAULT_DATA`]
     /// with the defaults instead of stopping.
     pub fall_back: bool,
+    /// The params file whose recorded hold-out the fit keeps on that file's data, in place of
+    /// the starting file's: for a start copied without its `[provenance]` (the loop's stages).
+    pub hold_out_from: Option<PathBuf>,
 }
 
 impl FitRecipe {
@@ -198,7 +201,13 @@ impl FitRecipe {
         if !(0.0..=1.0).contains(&recipe.score_weight) {
             bail!("--score-weight {} is not a weight from 0 to 1", recipe.score_weight);
         }
-        recipe.held_out = validation::start_first(provenance.as_ref(), &mut recipe.data);
+        let hold_out_source = match &choice.hold_out_from {
+            Some(file) => Some(Provenance::read(file)?.with_context(|| {
+                format!("--hold-out-from {}: it records no [provenance]", file.display())
+            })?),
+            None => provenance,
+        };
+        recipe.held_out = validation::start_first(hold_out_source.as_ref(), &mut recipe.data);
         Ok(recipe)
     }
 

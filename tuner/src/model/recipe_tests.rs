@@ -85,3 +85,30 @@ fn given_data_that_holds_the_start_s_data_begins_with_it_and_keeps_its_hold_out(
     let other = RecipeChoice { data: vec![PathBuf::from("new.epd")], ..RecipeChoice::default() };
     assert!(FitRecipe::resolve(&params, &other, 0.001, "texel").unwrap().held_out.is_empty());
 }
+
+#[test]
+fn the_hold_out_can_come_from_another_file_s_provenance() {
+    let dir = TempDir::new("recipe-hold-out-from");
+    let data = dir.path("own.epd");
+    std::fs::write(&data, "x\n").unwrap();
+    let recorded_file = params_with(&dir, Some(recorded(&data)));
+    // The start is a copy of the values without the provenance (as the loop's stages get it).
+    let copy = dir.path("copy.toml");
+    let terms = crate::run::provenance::strip(&std::fs::read_to_string(&recorded_file).unwrap());
+    std::fs::write(&copy, terms).unwrap();
+    let given = RecipeChoice {
+        data: vec![PathBuf::from("new.epd"), data.clone()],
+        hold_out_from: Some(recorded_file.clone()),
+        ..RecipeChoice::default()
+    };
+    let recipe = FitRecipe::resolve(&copy, &given, 0.001, "texel").unwrap();
+    assert_eq!(recipe.data, [data.clone(), PathBuf::from("new.epd")]);
+    assert_eq!(recipe.held_out, [HeldOut { files: 1, seed: 1, fraction: 0.1 }]);
+    // Without it, the copy has nothing to keep.
+    let plain = RecipeChoice { hold_out_from: None, ..given.clone() };
+    assert!(FitRecipe::resolve(&copy, &plain, 0.001, "texel").unwrap().held_out.is_empty());
+    // A file that records no provenance is refused by name.
+    let bad = RecipeChoice { hold_out_from: Some(copy.clone()), ..given };
+    let e = FitRecipe::resolve(&copy, &bad, 0.001, "texel").unwrap_err().to_string();
+    assert!(e.contains("--hold-out-from") && e.contains(&copy.display().to_string()), "{e}");
+}

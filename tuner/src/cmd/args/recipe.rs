@@ -63,6 +63,12 @@ pub struct RecipeArgs {
     /// rare entries otherwise fit noise [default: the starting file's recipe, else 1000].
     #[arg(long, value_name = "N")]
     pub min_coverage: Option<f64>,
+    /// Keep the hold-out FILE's `[provenance]` records on the data it records (those files come
+    /// first, the rest are split by --seed), instead of the starting file's: for a start that was
+    /// copied without its provenance, as `tune auto` copies it into its run folder. The validation
+    /// loss is then measured on games neither the start nor this fit trained on.
+    #[arg(long, value_name = "FILE")]
+    pub hold_out_from: Option<PathBuf>,
 }
 
 /// `eval` or `fit`, as `--score-k` takes it.
@@ -84,6 +90,7 @@ impl RecipeArgs {
             min_coverage: self.min_coverage,
             positions: self.positions,
             fall_back: self.data_fallback,
+            hold_out_from: self.hold_out_from.clone(),
         }
     }
 }

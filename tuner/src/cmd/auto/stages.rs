@@ -180,6 +180,9 @@ pub(super) fn stage_words(
             words.extend(["--epochs".into(), args.texel_epochs.to_string()]);
             words.extend(args.verify.words());
             words.extend(plan.words);
+            if let Some(file) = &plan.hold_out_from {
+                words.extend(["--hold-out-from".into(), path(file)]);
+            }
             if !plan.only.is_empty() {
                 words.push("--only".into());
                 words.extend(plan.only);

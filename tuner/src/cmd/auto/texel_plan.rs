@@ -44,6 +44,10 @@ pub(super) struct TexelPlan {
     pub(super) regenerate: Option<String>,
     /// The new terms the stage tunes alone (empty: every value, or the user's --only).
     pub(super) only: Vec<String>,
+    /// The file whose recorded hold-out the stage keeps on the recorded data (`--hold-out-from`):
+    /// the stage's start is a copy without provenance, and a split of its own would validate on
+    /// games the start was fitted on, which favours the start.
+    pub(super) hold_out_from: Option<PathBuf>,
 }
 
 impl TexelPlan {
@@ -51,7 +55,8 @@ impl TexelPlan {
     pub(super) fn of(args: &AutoArgs, state: &State) -> Result<TexelPlan> {
         let user = user_words(args);
         let mut plan = TexelPlan::default();
-        let Some(provenance) = Provenance::read(recipe_source(args, state))? else {
+        let source = recipe_source(args, state);
+        let Some(provenance) = Provenance::read(source)? else {
             return Ok(plan);
         };
         if let Some(recipe) = &provenance.recipe {
@@ -90,6 +95,9 @@ impl TexelPlan {
             add(RECIPE_OPTIONS[4], vec![recipe.mirror.to_string()]);
             add(RECIPE_OPTIONS[5], recipe.prior_terms.clone());
             add(RECIPE_OPTIONS[6], vec![recipe.min_coverage.to_string()]);
+            if complete && !given("--hold-out-from") {
+                plan.hold_out_from = Some(source.to_path_buf());
+            }
         }
         let first_texel = !state.stages.iter().any(|r| r.stage == Stage::Texel);
         if first_texel && !user.iter().any(|w| w == "--only" || w.starts_with("--only=")) {

@@ -101,6 +101,11 @@ fn a_tuned_start_continues_its_recipe_and_tunes_its_new_terms_first() {
     );
     let line = plan.describe().unwrap();
     assert!(line.contains("new terms only: ") && line.contains("knight.outpost"), "{line}");
+    // The stage's start is a copy without provenance: the recorded hold-out comes from the file
+    // the recipe does, unless the user names another.
+    assert_eq!(plan.hold_out_from, Some(params.clone()));
+    let own = TexelPlan::of(&args(&params, Some("--hold-out-from x.toml")), &state).unwrap();
+    assert_eq!(own.hold_out_from, None);
 
     // A recorded file missing on this machine: no recorded objective without its data (the rest
     // of the data could not take it), said in the log.
@@ -109,6 +114,7 @@ fn a_tuned_start_continues_its_recipe_and_tunes_its_new_terms_first() {
     let lost = start(&lost_dir, Some(&[&found, &missing]), "texel");
     let plan = TexelPlan::of(&args(&lost, None), &State::start(&lost, &lost, &[Stage::Texel])).unwrap();
     assert_eq!((plan.data.len(), plan.missing.clone(), plan.words.len()), (0, vec![missing], 0));
+    assert_eq!(plan.hold_out_from, None);
     assert!(plan.describe().unwrap().contains("lost.epd"));
 
     // Without the user's options the recorded pull and coverage come too; another tool's pull
@@ -156,5 +162,6 @@ fn the_texel_stage_command_carries_the_plan() {
     let line = words.join(" ");
     assert!(line.contains(&found.display().to_string()) && line.contains("--score-weight 0.5"), "{line}");
     assert!(line.contains("--only ") && line.contains("knight.outpost"), "{line}");
+    assert!(line.contains(&format!("--hold-out-from {}", params.display())), "{line}");
     super::super::stages::parse_stage(Stage::Texel, &words).unwrap();
 }
