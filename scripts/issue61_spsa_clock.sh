@@ -1,24 +1,29 @@
 #!/bin/bash
-# Issue 61: the clock SPSA of the search constants, as OpenBench would run it on one two-core
-# worker: the 24 search constants the build uses (every one whose baked value is not an off
-# switch at 0), OpenBench's schedule (alpha 0.602, gamma 0.101, A = a tenth of the iterations),
-# its Pairs-Per of 8 game pairs per perturbation, its usual r_end 0.002 and c_end about a tenth
-# of each value, integers rounded stochastically; two iterations (16 pairs) at a time from the same
-# values, as a worker's two runners play them. 1,250 iterations are 20,000 games at 2 s + 0.02 s
-# (about 20 games a minute here: some 17 hours, resumed across sittings).
+# Issue 61: the clock SPSA of the search constants, run by the loop so that it is verified at the
+# clock and baked by `tune auto --bake` if it passes. The SPSA is OpenBench's on one two-core
+# worker: the 24 search constants the build uses (every one whose baked value is not an off switch
+# at 0), its schedule (alpha 0.602, gamma 0.101, A = a tenth of the iterations), its Pairs-Per of
+# 8 game pairs per perturbation, its usual r_end 0.002 and c_end about a tenth of each value,
+# integers rounded stochastically; two iterations (16 pairs) at a time from the same values, as a
+# worker's two runners play them. 20,000 games are 1,250 iterations at 2 s + 0.02 s (about 20
+# games a minute here: some 17 hours, resumed across sittings), then the SPRT [0, 5] at
+# 3 s + 0.03 s against the values before (up to 6,000 games).
 # The run folder is kept in the repo as it goes (scripts/snapshot_run.sh), so a sitting that ends
 # with its machine loses nothing that was committed:
 #   fresh machine: mkdir -p /work/runs && tar -xzf reports/runs/spsa-clock.tar.gz -C /work/runs
-#   then:          OUT=/work/runs/spsa-clock scripts/issue61_spsa_clock.sh --resume
+#   then:          scripts/issue61_spsa_clock.sh --resume
 # TUNE=path/to/tune (default: target/release/tune), OUT=run folder (default /work/runs/spsa-clock).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TUNE=${TUNE:-target/release/tune}
 OUT=${OUT:-/work/runs/spsa-clock}
-exec flock /tmp/whetstone-machine.lock "$TUNE" spsa --search-params params/search.toml \
-  --only aspiration.window nmp.base nmp.depth_divisor nmp.eval_divisor lmr.base lmr.divisor \
+exec flock /tmp/whetstone-machine.lock "$TUNE" auto --params params/eval.toml \
+  --stages spsa --cycles 1 --hours 40 \
+  --tune-tc 2+0.02 --tune-games 20000 \
+  --spsa-only aspiration.window nmp.base nmp.depth_divisor nmp.eval_divisor lmr.base lmr.divisor \
   lmr.cut_node see.quiet_margin rfp.margin rfp.max_depth futility.base futility.per_depth \
   futility.max_depth lmp.base lmp.max_depth see.capture_margin qsearch.delta time.panic_percent \
   time.moves_left time.start_percent singular.min_depth singular.margin corr.pawn corr.non_pawn \
-  --iterations 1250 --pairs-per 8 --batch 16 --r-end 0.002 --tc 2+0.02 --concurrency 2 --seed 76 \
+  --spsa-args '--pairs-per 8 --batch 16 --r-end 0.002' \
+  --verify-tc 3+0.03 --verify-games 6000 --concurrency 2 --seed 76 --bake \
   --out "$OUT" "$@"

@@ -139,11 +139,17 @@ pub struct AutoArgs {
     /// Games of each SPSA or PBIL stage.
     #[arg(long, default_value_t = 4000, value_name = "N")]
     pub tune_games: u64,
-    /// Nodes per move of the SPSA and PBIL games.
+    /// Nodes per move of the SPSA and PBIL games, unless --tune-tc gives a clock.
     #[arg(long, default_value_t = 5000, value_name = "N")]
     pub tune_nodes: u64,
+    /// Clock of the SPSA and PBIL games instead of --tune-nodes, seconds + increment per move
+    /// (2+0.02: about 20 games a minute on 2 cores). Search constants tuned at fixed nodes did not
+    /// always hold at a clock (a stage's values were +30 at 5,000 nodes and -12 at 3 s + 0.03 s),
+    /// and the time constants (`time.*`) can only be tuned at one.
+    #[arg(long, value_name = "TC")]
+    pub tune_tc: Option<String>,
     /// Search constants the SPSA stage tunes [default: all but `time.*`, which games at fixed
-    /// nodes cannot measure].
+    /// nodes cannot measure; all with --tune-tc].
     #[arg(long, num_args = 1.., value_name = "GLOB")]
     pub spsa_only: Vec<String>,
     /// Evaluation terms the PBIL stage tunes over self-play (needed by the pbil stage).
@@ -207,12 +213,11 @@ impl AutoArgs {
     /// A game-tuning stage's budget and verification (in process or on an engine): its games
     /// at fixed nodes, then the SPRT.
     fn tuning_words(&self) -> Vec<String> {
-        let mut words = vec![
-            "--games".to_string(),
-            self.tune_games.to_string(),
-            "--nodes".into(),
-            self.tune_nodes.to_string(),
-        ];
+        let mut words = vec!["--games".to_string(), self.tune_games.to_string()];
+        match &self.tune_tc {
+            Some(tc) => words.extend(["--tc".into(), tc.clone()]),
+            None => words.extend(["--nodes".into(), self.tune_nodes.to_string()]),
+        }
         words.extend(self.verify.words());
         words
     }

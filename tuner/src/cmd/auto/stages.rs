@@ -96,7 +96,10 @@ pub(super) fn estimate_seconds(args: &AutoArgs, state: &State, stage: Stage) -> 
                 POSITIONS_PER_GAME * args.datagen_games as f64 * (state.positions.len() + 1) as f64;
             positions * args.texel_epochs as f64 * 2e-6 + verification
         }
-        Stage::Spsa | Stage::Pbil => args.tune_games as f64 * per_game(args.tune_nodes) + verification,
+        Stage::Spsa | Stage::Pbil => {
+            let game = args.tune_tc.as_deref().map_or_else(|| per_game(args.tune_nodes), clock_game);
+            args.tune_games as f64 * game + verification
+        }
     }
 }
 
@@ -116,10 +119,12 @@ pub(super) fn spsa_only(args: &AutoArgs, search: &SearchParamSet) -> Vec<String>
     if !args.spsa_only.is_empty() {
         return args.spsa_only.clone();
     }
+    // Games at fixed nodes cannot tell how time is spent; at a clock they can.
+    let timed = args.tune_tc.is_some();
     search
         .terms
         .iter()
-        .filter(|t| t.tunable && !t.name.starts_with("time."))
+        .filter(|t| t.tunable && (timed || !t.name.starts_with("time.")))
         .map(|t| t.name.clone())
         .collect()
 }

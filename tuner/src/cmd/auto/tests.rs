@@ -342,3 +342,24 @@ fn bad_input_is_refused_before_any_work_with_what_is_wrong() {
     let mismatch = error(&["--params", broken.to_str().unwrap()]);
     assert!(mismatch.contains("tempo"), "{mismatch}");
 }
+
+/// `--tune-tc` plays the SPSA stage at a clock, tuning the time constants too, and its command
+/// line parses as `tune spsa` parses it; without it the stage plays at fixed nodes without them.
+#[test]
+fn a_clock_spsa_stage_plays_at_the_clock_and_tunes_the_time_constants() {
+    let dir = temp("tune-tc");
+    let search = whetstone::search::SearchParamSet::baked();
+    let words = |extra: &[&str]| {
+        let args = auto_args(&dir, extra);
+        let state = State::start(&args.params, Path::new("search.toml"), &args.stages);
+        let words = stage_words(&args, &state, Stage::Spsa, &dir.path("spsa"), &search, false).unwrap();
+        parse_stage(Stage::Spsa, &words).unwrap();
+        words.join(" ")
+    };
+    let clock = words(&["--tune-tc", "2+0.02"]);
+    assert!(clock.contains("--tc 2+0.02") && !clock.contains("--nodes"), "{clock}");
+    assert!(clock.contains("time.moves_left"), "{clock}");
+    let nodes = words(&[]);
+    assert!(nodes.contains("--nodes 500") && !nodes.contains("--tc "), "{nodes}");
+    assert!(!nodes.contains("time."), "{nodes}");
+}
