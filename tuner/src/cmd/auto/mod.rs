@@ -211,7 +211,7 @@ const START_SEARCH: &str = "start-search.toml";
 
 impl AutoArgs {
     /// A game-tuning stage's budget and verification (in process or on an engine): its games
-    /// at fixed nodes, then the SPRT.
+    /// at fixed nodes or at --tune-tc's clock, then the SPRT.
     fn tuning_words(&self) -> Vec<String> {
         let mut words = vec!["--games".to_string(), self.tune_games.to_string()];
         match &self.tune_tc {
