@@ -1,0 +1,31 @@
+#!/bin/bash
+# A clock SPRT [0, 5] of one search constant set against its baked value, in process, as the rows of
+# reports/tests.md run them: the build's values with TERM = VALUE (written to OUT/search.toml) against
+# params/search.toml, 3 s + 0.03 s, 2 games at a time, nothing else running (the machine lock waits
+# for any other run that holds it).
+# Usage: scripts/sprt_search_value.sh TERM VALUE SEED OUT [--resume] [other tune match options]
+#   e.g. scripts/sprt_search_value.sh prune.reduced_depth 1 78 /work/runs/t69-reduced
+# TUNE=path/to/tune (default: target/release/tune); GAMES (default 4000) caps the SPRT.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NAME=${1:?usage: $0 TERM VALUE SEED OUT [--resume] [tune match options]}
+VALUE=${2:?value}
+SEED=${3:?seed}
+OUT=${4:?run folder}
+shift 4
+TUNE=${TUNE:-target/release/tune}
+mkdir -p "$OUT"
+if [ ! -f "$OUT/search.toml" ]; then
+  # The term's `value = ...` line is the first one after its `name = "TERM"` line.
+  awk -v name="$NAME" -v value="$VALUE" '
+    $0 == "name = \"" name "\"" { found = 1; pending = 1 }
+    pending && /^value = / { $0 = "value = " value; pending = 0 }
+    { print }
+    END { if (!found) { print "no search constant named " name " in params/search.toml" > "/dev/stderr"; exit 1 } }
+  ' params/search.toml > "$OUT/search.toml.part"
+  mv "$OUT/search.toml.part" "$OUT/search.toml"
+fi
+exec flock /tmp/whetstone-machine.lock "$TUNE" match \
+  --engine params/eval.toml --engine-search "$OUT/search.toml" --opponent params/eval.toml \
+  --tc 3+0.03 --sprt 0 5 0.05 0.05 --games "${GAMES:-4000}" --concurrency 2 --seed "$SEED" \
+  --out "$OUT" "$@"
