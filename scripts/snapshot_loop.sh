@@ -12,10 +12,9 @@ RUN=${1:?usage: $0 RUN TARBALL PATTERN [MINUTES]}
 DEST=${2:?tarball}
 PATTERN=${3:?pattern}
 MINUTES=${4:-20}
-# The first character as a class ("[t]une ..."), so that the pattern does not match this loop's own
-# command line, which holds it literally.
-MATCH="[${PATTERN:0:1}]${PATTERN:1}"
-while pgrep -f -- "$MATCH" >/dev/null; do
+# This loop's own command line (and its subshells') holds the pattern too: leave it out.
+running() { pgrep -af -- "$PATTERN" | grep -v snapshot_loop | grep -q .; }
+while running; do
   sleep $((MINUTES * 60))
   scripts/snapshot_run.sh "$RUN" "$DEST" >/dev/null || continue
   # The newest line of an SPSA's log or a match's journal, to say how far the snapshot goes.
