@@ -11,7 +11,12 @@
 # The run folder is kept in the repo as it goes (scripts/snapshot_run.sh), so a sitting that ends
 # with its machine loses nothing that was committed:
 #   fresh machine: mkdir -p /work/runs && tar -xzf reports/runs/spsa-clock.tar.gz -C /work/runs
-#   then:          scripts/issue61_spsa_clock.sh --resume
+#   the run's tune: git worktree add /work/spsa-build 8238fc0 && (cd /work/spsa-build && cargo build --release)
+#   then:          TUNE=/work/spsa-build/target/release/tune scripts/issue61_spsa_clock.sh --resume
+#   and its snapshots: nohup scripts/snapshot_loop.sh /work/runs/spsa-clock reports/runs/spsa-clock.tar.gz \
+#                        "auto --params params/eval.toml --stages spsa" &
+# The run keeps the engine of `8238fc0` (the same as `bfe0aea`, which started it) whatever main
+# becomes: search constants added later would be missing from the run's search file.
 # TUNE=path/to/tune (default: target/release/tune), OUT=run folder (default /work/runs/spsa-clock).
 set -euo pipefail
 cd "$(dirname "$0")/.."
