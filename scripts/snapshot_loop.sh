@@ -4,7 +4,7 @@
 # makes the tarball; only that path is committed, so work in progress elsewhere is untouched).
 # Usage: scripts/snapshot_loop.sh RUN TARBALL PATTERN [MINUTES]
 #   e.g. nohup scripts/snapshot_loop.sh /work/runs/spsa-clock reports/runs/spsa-clock.tar.gz \
-#          "tune auto --params params/eval.toml --stages spsa" &
+#          "auto --params params/eval.toml --stages spsa" &
 # PATTERN is matched against running commands (pgrep -f); the loop ends when none matches.
 set -uo pipefail
 cd "$(dirname "$0")/.."

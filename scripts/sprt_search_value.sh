@@ -1,11 +1,12 @@
 #!/bin/bash
-# A clock SPRT [0, 5] of one search constant set against its baked value, in process, as the rows of
+# A clock SPRT of one search constant set against its baked value, in process, as the rows of
 # reports/tests.md run them: the build's values with TERM = VALUE (written to OUT/search.toml) against
 # params/search.toml, 3 s + 0.03 s, 2 games at a time, nothing else running (the machine lock waits
 # for any other run that holds it).
 # Usage: scripts/sprt_search_value.sh TERM VALUE SEED OUT [--resume] [other tune match options]
 #   e.g. scripts/sprt_search_value.sh prune.reduced_depth 1 78 /work/runs/t69-reduced
-# TUNE=path/to/tune (default: target/release/tune); GAMES (default 4000) caps the SPRT.
+# TUNE=path/to/tune (default: target/release/tune); GAMES (default 4000) caps the SPRT; BOUNDS its Elo
+# bounds (default "0 5" for a gainer; "-5 0" for a simplification).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NAME=${1:?usage: $0 TERM VALUE SEED OUT [--resume] [tune match options]}
@@ -27,5 +28,5 @@ if [ ! -f "$OUT/search.toml" ]; then
 fi
 exec flock /tmp/whetstone-machine.lock "$TUNE" match \
   --engine params/eval.toml --engine-search "$OUT/search.toml" --opponent params/eval.toml \
-  --tc 3+0.03 --sprt 0 5 0.05 0.05 --games "${GAMES:-4000}" --concurrency 2 --seed "$SEED" \
+  --tc 3+0.03 --sprt ${BOUNDS:-0 5} 0.05 0.05 --games "${GAMES:-4000}" --concurrency 2 --seed "$SEED" \
   --out "$OUT" "$@"
