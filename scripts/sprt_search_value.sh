@@ -1,12 +1,13 @@
 #!/bin/bash
-# A clock SPRT of one search constant set against its baked value, in process, as the rows of
-# reports/tests.md run them: the build's values with TERM = VALUE (written to OUT/search.toml) against
-# params/search.toml, 3 s + 0.03 s, 2 games at a time, nothing else running (the machine lock waits
-# for any other run that holds it).
+# A clock SPRT (or a fixed-node screen) of one search constant set against its baked value, in
+# process, as the rows of reports/tests.md run them: the build's values with TERM = VALUE (written to
+# OUT/search.toml) against params/search.toml, 3 s + 0.03 s, 2 games at a time, nothing else running
+# (the machine lock waits for any other run that holds it).
 # Usage: scripts/sprt_search_value.sh TERM VALUE SEED OUT [--resume] [other tune match options]
 #   e.g. scripts/sprt_search_value.sh prune.reduced_depth 1 78 /work/runs/t69-reduced
 # TUNE=path/to/tune (default: target/release/tune); GAMES (default 4000) caps the SPRT; BOUNDS its Elo
-# bounds (default "0 5" for a gainer; "-5 0" for a simplification).
+# bounds (default "0 5" for a gainer; "-5 0" for a simplification). NODES=N plays a screen instead: GAMES
+# (default 600) games at N nodes a move, no SPRT (as rows 60s-73s), for the pairs the clock should see.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NAME=${1:?usage: $0 TERM VALUE SEED OUT [--resume] [tune match options]}
@@ -26,7 +27,11 @@ if [ ! -f "$OUT/search.toml" ]; then
   ' params/search.toml > "$OUT/search.toml.part"
   mv "$OUT/search.toml.part" "$OUT/search.toml"
 fi
+if [ -n "${NODES:-}" ]; then
+  how=(--nodes "$NODES" --games "${GAMES:-600}")
+else
+  how=(--tc 3+0.03 --sprt ${BOUNDS:-0 5} 0.05 0.05 --games "${GAMES:-4000}")
+fi
 exec flock /tmp/whetstone-machine.lock "$TUNE" match \
   --engine params/eval.toml --engine-search "$OUT/search.toml" --opponent params/eval.toml \
-  --tc 3+0.03 --sprt ${BOUNDS:-0 5} 0.05 0.05 --games "${GAMES:-4000}" --concurrency 2 --seed "$SEED" \
-  --out "$OUT" "$@"
+  "${how[@]}" --concurrency 2 --seed "$SEED" --out "$OUT" "$@"
