@@ -5,6 +5,7 @@
 # (the machine lock waits for any other run that holds it).
 # Usage: scripts/sprt_search_value.sh TERM VALUE SEED OUT [--resume] [other tune match options]
 #   e.g. scripts/sprt_search_value.sh prune.reduced_depth 1 78 /work/runs/t69-reduced
+#   several at once: scripts/sprt_search_value.sh see.quiet_linear,iir.min_depth 58,0 83 OUT
 # TUNE=path/to/tune (default: target/release/tune); GAMES (default 4000) caps the SPRT; BOUNDS its Elo
 # bounds (default "0 5" for a gainer; "-5 0" for a simplification). NODES=N plays a screen instead: GAMES
 # (default 600) games at N nodes a move, no SPRT (as rows 60s-73s), for the pairs the clock should see.
@@ -18,12 +19,20 @@ shift 4
 TUNE=${TUNE:-target/release/tune}
 mkdir -p "$OUT"
 if [ ! -f "$OUT/search.toml" ]; then
-  # The term's `value = ...` line is the first one after its `name = "TERM"` line.
-  awk -v name="$NAME" -v value="$VALUE" '
-    $0 == "name = \"" name "\"" { found = 1; pending = 1 }
-    pending && /^value = / { $0 = "value = " value; pending = 0 }
+  # Each term's `value = ...` line is the first one after its `name = "TERM"` line. TERM and VALUE
+  # may be comma-separated lists of the same length, to change several constants at once.
+  awk -v names="$NAME" -v values="$VALUE" '
+    BEGIN {
+      n = split(names, name, ","); if (split(values, value, ",") != n) { bad = "TERM and VALUE differ in length"; exit 1 }
+      for (i = 1; i <= n; i++) { line = "name = \"" name[i] "\""; want[line] = value[i]; term[line] = name[i] }
+    }
+    $0 in want { pending = want[$0]; found[$0] = 1 }
+    pending != "" && /^value = / { $0 = "value = " pending; pending = "" }
     { print }
-    END { if (!found) { print "no search constant named " name " in params/search.toml" > "/dev/stderr"; exit 1 } }
+    END {
+      if (bad) { print bad > "/dev/stderr"; exit 1 }
+      for (line in want) if (!(line in found)) { print "no search constant named " term[line] " in params/search.toml" > "/dev/stderr"; exit 1 }
+    }
   ' params/search.toml > "$OUT/search.toml.part"
   mv "$OUT/search.toml.part" "$OUT/search.toml"
 fi
