@@ -1,5 +1,5 @@
 #!/bin/bash
-# A clock SPRT (or a fixed-node screen) of one search constant set against its baked value, in
+# A clock SPRT (or a fixed-node screen) of search constants set against their baked values, in
 # process, as the rows of reports/tests.md run them: the build's values with TERM = VALUE (written to
 # OUT/search.toml) against params/search.toml, 3 s + 0.03 s, 2 games at a time, nothing else running
 # (the machine lock waits for any other run that holds it).
