@@ -9,6 +9,8 @@
 # TUNE=path/to/tune (default: target/release/tune); GAMES (default 4000) caps the SPRT; BOUNDS its Elo
 # bounds (default "0 5" for a gainer; "-5 0" for a simplification). NODES=N plays a screen instead: GAMES
 # (default 600) games at N nodes a move, no SPRT (as rows 60s-73s), for the pairs the clock should see.
+# BASE_TERMS and BASE_VALUES (lists as TERM and VALUE) set constants on both sides first, to judge a
+# change on top of another that is not baked yet (the opponent then plays OUT/base-search.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NAME=${1:?usage: $0 TERM VALUE SEED OUT [--resume] [tune match options]}
@@ -18,10 +20,10 @@ OUT=${4:?run folder}
 shift 4
 TUNE=${TUNE:-target/release/tune}
 mkdir -p "$OUT"
-if [ ! -f "$OUT/search.toml" ]; then
-  # Each term's `value = ...` line is the first one after its `name = "TERM"` line. TERM and VALUE
-  # may be comma-separated lists of the same length, to change several constants at once.
-  awk -v names="$NAME" -v values="$VALUE" '
+# Writes IN with the constants NAMES (comma-separated) set to VALUES to OUT. Each term's
+# `value = ...` line is the first one after its `name = "TERM"` line.
+set_values() {
+  awk -v names="$1" -v values="$2" '
     BEGIN {
       n = split(names, name, ","); if (split(values, value, ",") != n) { bad = "TERM and VALUE differ in length"; exit 1 }
       for (i = 1; i <= n; i++) { line = "name = \"" name[i] "\""; want[line] = value[i]; term[line] = name[i] }
@@ -33,14 +35,24 @@ if [ ! -f "$OUT/search.toml" ]; then
       if (bad) { print bad > "/dev/stderr"; exit 1 }
       for (line in want) if (!(line in found)) { print "no search constant named " term[line] " in params/search.toml" > "/dev/stderr"; exit 1 }
     }
-  ' params/search.toml > "$OUT/search.toml.part"
-  mv "$OUT/search.toml.part" "$OUT/search.toml"
+  ' "$3" > "$4.part"
+  mv "$4.part" "$4"
+}
+base=params/search.toml
+opponent=()
+if [ -n "${BASE_TERMS:-}" ]; then
+  # Both sides start from the baked values with BASE_TERMS = BASE_VALUES (a change judged on top
+  # of another that has not been baked yet).
+  [ -f "$OUT/base-search.toml" ] || set_values "$BASE_TERMS" "${BASE_VALUES:?BASE_VALUES with BASE_TERMS}" params/search.toml "$OUT/base-search.toml"
+  base="$OUT/base-search.toml"
+  opponent=(--opponent-search "$base")
 fi
+[ -f "$OUT/search.toml" ] || set_values "$NAME" "$VALUE" "$base" "$OUT/search.toml"
 if [ -n "${NODES:-}" ]; then
   how=(--nodes "$NODES" --games "${GAMES:-600}")
 else
   how=(--tc 3+0.03 --sprt ${BOUNDS:-0 5} 0.05 0.05 --games "${GAMES:-4000}")
 fi
 exec flock /tmp/whetstone-machine.lock "$TUNE" match \
-  --engine params/eval.toml --engine-search "$OUT/search.toml" --opponent params/eval.toml \
+  --engine params/eval.toml --engine-search "$OUT/search.toml" --opponent params/eval.toml "${opponent[@]}" \
   "${how[@]}" --concurrency 2 --seed "$SEED" --out "$OUT" "$@"
