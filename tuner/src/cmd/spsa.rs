@@ -157,6 +157,21 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         "failures": state.games.failures_json(),
         "theta": state.spsa.values(),
     });
+    if let Some(z) = state.spsa.evidence(&setup.space.starts()) {
+        let names = setup.space.names();
+        extra["evidence"] = names
+            .iter()
+            .zip(&z)
+            .map(|(n, z)| (n.clone(), serde_json::json!((z * 100.0).round() / 100.0)))
+            .collect();
+        let mut pushed: Vec<(&String, f64)> = names.iter().zip(z).filter(|(_, z)| z.abs() >= 2.0).collect();
+        pushed.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
+        let pushed: Vec<String> = pushed.iter().map(|(n, z)| format!("{n} {z:+.1}")).collect();
+        eprintln!(
+            "evidence (drift against the random walk of the value's own steps, |z| >= 2): {}",
+            if pushed.is_empty() { "none".to_string() } else { pushed.join(", ") }
+        );
+    }
     if let Some(exact) = setup.fitness.exact() {
         extra["start_loss"] = exact.loss(&setup.space.starts()).into();
         extra["loss"] = exact.loss(state.spsa.values()).into();

@@ -79,6 +79,8 @@ fn spsa_over_a_uci_engine_moves_its_option_toward_the_peak_and_resumes_exactly()
     assert!(["passed", "failed", "undecided"].contains(&verdict["outcome"].as_str().unwrap()), "{result}");
     assert!(verdict["games"].as_u64().unwrap() >= 2, "{result}");
     assert_eq!(result["engine_pairing"]["start"][0], serde_json::json!(["Knob", "-60"]), "{result}");
+    // The games pushed the knob: its drift is far outside the random walk of its steps.
+    assert!(result["evidence"]["Knob"].as_f64().unwrap() > 2.0, "{result}");
     // And again later, by tune verify, from result.json alone.
     let again: crate::cmd::verify::VerifyRunArgs = crate::cmd::args::parse_args(&[
         straight_dir.display().to_string(),

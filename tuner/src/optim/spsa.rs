@@ -13,8 +13,13 @@
 //! two sides always differ and the played values equal theta ± c_k on average. Rounding to the
 //! nearest integer instead plays the same value on both sides whenever c_k < 0.5, and a value
 //! other than theta ± c_k otherwise, so the update would follow noise or a biased gradient.
+//!
+//! Evidence (not in OpenBench): each step is R_k·c_k·result times the value's own random sign, so a
+//! value the games do not care about walks randomly, with a spread of the square root of the sum
+//! of its squared steps. A value's drift from its start against that spread (`evidence`, a z
+//! score) says which values the games pushed (|z| well above 2) and which only wandered.
 
-use ndarray::{Array1, Zip};
+use ndarray::Array1;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +48,10 @@ pub struct Spsa {
     /// as that run started.
     #[serde(default)]
     integer: Vec<bool>,
+    /// Per value, the sum of its squared steps (before clamping to the bounds), for `evidence`.
+    /// Empty in a checkpoint written before it was kept: such a run reports no evidence.
+    #[serde(default)]
+    walk: Vec<f64>,
 }
 
 /// The smallest perturbation of an integer value (OpenBench's): with it, stochastic rounding
@@ -77,6 +86,7 @@ impl Spsa {
             min: per_dim(&|d| d.min),
             max: per_dim(&|d| d.max),
             integer: space.dims.iter().map(|d| d.integer).collect(),
+            walk: vec![0.0; space.dims.len()],
         }
     }
 
@@ -122,17 +132,35 @@ impl Spsa {
     /// Applies a perturbation's result (the plus side's wins minus losses).
     pub fn update(&mut self, p: &Perturbation, result: f64) {
         let decay = (self.big_a + p.k as f64).powf(self.alpha);
-        Zip::from(&mut self.theta)
-            .and(&self.a)
-            .and(&p.c_k)
-            .and(&p.signs)
-            .and(&self.min)
-            .and(&self.max)
-            .for_each(|t, &a, &c_k, &sign, &lo, &hi| {
-                let r_k = a / decay / (c_k * c_k);
-                *t = (*t + r_k * c_k * result * sign).clamp(lo, hi);
-            });
+        let keeps_walk = self.walk.len() == self.theta.len();
+        for i in 0..self.theta.len() {
+            let r_k = self.a[i] / decay / (p.c_k[i] * p.c_k[i]);
+            let step = r_k * p.c_k[i] * result * p.signs[i];
+            self.theta[i] = (self.theta[i] + step).clamp(self.min[i], self.max[i]);
+            if keeps_walk {
+                self.walk[i] += step * step;
+            }
+        }
         self.iteration = self.iteration.max(p.k);
+    }
+
+    /// Each value's drift from `start` against the random walk of its own steps (a z score; 0
+    /// for a value that never stepped), or None for a run resumed from a checkpoint that did not
+    /// keep the walk.
+    pub fn evidence(&self, start: &[f64]) -> Option<Vec<f64>> {
+        (self.walk.len() == self.theta.len() && start.len() == self.theta.len()).then(|| {
+            (0..self.theta.len())
+                .map(
+                    |i| {
+                        if self.walk[i] > 0.0 {
+                            (self.theta[i] - start[i]) / self.walk[i].sqrt()
+                        } else {
+                            0.0
+                        }
+                    },
+                )
+                .collect()
+        })
     }
 
     /// The perturbation size at iteration k of dimension i.

@@ -87,3 +87,26 @@ fn spsa_solves_the_log_problem_with_one_or_eight_pairs_per_perturbation() {
         );
     }
 }
+
+/// The evidence tells a value the games push from one they do not care about: the first decides
+/// the games, the second is never looked at, and after the run the first's drift is far outside
+/// the random walk of its own steps while the second's is inside it.
+#[test]
+fn evidence_separates_a_value_the_games_push_from_one_that_wanders() {
+    let space =
+        Space::parse_openbench("a, float, 0, -100, 100, 5, 0.01\nb, float, 0, -100, 100, 5, 0.01", "s")
+            .unwrap();
+    let mut spsa = Spsa::new(&space, 2000);
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for k in 1..=2000 {
+        let p = spsa.perturb(k, &mut rng);
+        let win = 1.0 / (1.0 + ((p.minus[0] - p.plus[0]) / 40.0).exp());
+        let result: f64 = (0..2).map(|_| if rng.random::<f64>() < win { 1.0 } else { -1.0 }).sum();
+        spsa.update(&p, result);
+    }
+    let z = spsa.evidence(&[0.0, 0.0]).unwrap();
+    assert!(z[0] > 4.0 && z[1].abs() < 3.0, "{z:?}");
+    let mut old = spsa.clone();
+    old.walk.clear();
+    assert_eq!(old.evidence(&[0.0, 0.0]), None, "a checkpoint without the walk has no evidence");
+}
