@@ -149,17 +149,14 @@ impl Spsa {
     /// keep the walk.
     pub fn evidence(&self, start: &[f64]) -> Option<Vec<f64>> {
         (self.walk.len() == self.theta.len() && start.len() == self.theta.len()).then(|| {
-            (0..self.theta.len())
-                .map(
-                    |i| {
-                        if self.walk[i] > 0.0 {
-                            (self.theta[i] - start[i]) / self.walk[i].sqrt()
-                        } else {
-                            0.0
-                        }
-                    },
-                )
-                .collect()
+            let z = |(i, walk): (usize, &f64)| {
+                if *walk > 0.0 {
+                    (self.theta[i] - start[i]) / walk.sqrt()
+                } else {
+                    0.0
+                }
+            };
+            self.walk.iter().enumerate().map(z).collect()
         })
     }
 
