@@ -59,6 +59,12 @@ pub struct SpsaArgs {
     /// tenth of it plus 2, at most a twentieth of its range, at least 1].
     #[arg(long, value_name = "C")]
     pub c_end: Option<f64>,
+    /// Keep only the values the games pushed: those whose drift from the start is at least Z
+    /// times the random walk of their own steps (the evidence, |z|); the others go back to their
+    /// start before the result is written, verified and baked. Also on a finished run's
+    /// `--resume`, which then only writes and verifies the kept values.
+    #[arg(long, value_name = "Z")]
+    pub min_evidence: Option<f64>,
     /// Write the selected values as OpenBench SPSA input lines to FILE and stop.
     #[arg(long, value_name = "FILE")]
     pub export_openbench: Option<std::path::PathBuf>,
@@ -146,7 +152,11 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         (None, None) if setup.fitness.plays_games() => 2000,
         (None, None) => 300,
     };
+    if args.min_evidence.is_some_and(|z| z.is_nan() || z < 0.0) {
+        bail!("--min-evidence must be a z score of 0 or more");
+    }
     let state = optimise(args, &setup, iterations.max(1), None)?;
+    let starts = setup.space.starts();
     let mut extra = serde_json::json!({
         "fitness": setup.fitness.describe(),
         "iterations": state.spsa.iteration,
@@ -157,8 +167,8 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
         "failures": state.games.failures_json(),
         "theta": state.spsa.values(),
     });
-    if let Some(z) = state.spsa.evidence(&setup.space.starts()) {
-        let names = setup.space.names();
+    let names = setup.space.names();
+    if let Some(z) = state.spsa.evidence(&starts) {
         extra["evidence"] = names
             .iter()
             .zip(&z)
@@ -172,16 +182,40 @@ pub fn run(args: &SpsaArgs) -> Result<()> {
             if pushed.is_empty() { "none".to_string() } else { pushed.join(", ") }
         );
     }
+    let values = match args.min_evidence {
+        None => state.spsa.values().to_vec(),
+        Some(min) => {
+            let kept = state.spsa.kept(&starts, min).context(
+                "--min-evidence: the run kept no walk of its steps (a checkpoint from before it was \
+                 kept, without its trajectory.csv)",
+            )?;
+            let moved: Vec<String> = names
+                .iter()
+                .zip(kept.iter().zip(&starts))
+                .filter(|(_, (k, s))| k != s)
+                .map(|(n, _)| n.clone())
+                .collect();
+            eprintln!(
+                "--min-evidence {min}: keeps {} of {} values ({}); the others go back to their start",
+                moved.len(),
+                names.len(),
+                if moved.is_empty() { "none".to_string() } else { moved.join(", ") }
+            );
+            extra["min_evidence"] = min.into();
+            extra["kept"] = moved.into();
+            kept
+        }
+    };
     if let Some(exact) = setup.fitness.exact() {
-        extra["start_loss"] = exact.loss(&setup.space.starts()).into();
-        extra["loss"] = exact.loss(state.spsa.values()).into();
+        extra["start_loss"] = exact.loss(&starts).into();
+        extra["loss"] = exact.loss(&values).into();
     }
     setup.run.write_meta("spsa", args, args.common.resume, Some(extra.clone()))?;
     crate::export::finish_tuning(
         &setup,
         &args.common.settings(),
         &verify,
-        state.spsa.values(),
+        &values,
         state.games.played(),
         extra,
         setup.provenance("spsa", &args.common.params),
@@ -255,12 +289,36 @@ fn problem(args: &SpsaArgs, name: &str) -> Result<()> {
     Ok(())
 }
 
+/// A checkpoint written before the walk was kept gets it back from the run's trajectory.csv (the
+/// values after each batch, up to the checkpoint's iteration), so that its evidence can be read.
+fn rebuild_walk(run: &RunDir, spsa: &mut Spsa) -> Result<()> {
+    let path = run.file("trajectory.csv");
+    if spsa.keeps_walk() || !path.is_file() {
+        return Ok(());
+    }
+    let table = crate::report::run_plots::read_numeric_csv(&path)?;
+    let Some((steps, values)) = table.columns.split_first() else { return Ok(()) };
+    let rows: Vec<Vec<f64>> = (0..steps.len())
+        .filter(|&r| steps[r] <= spsa.iteration as f64)
+        .map(|r| values.iter().map(|column| column[r]).collect::<Vec<f64>>())
+        .filter(|row| row.iter().all(|x| x.is_finite()))
+        .collect();
+    if spsa.rebuild_walk(&rows) {
+        eprintln!(
+            "the checkpoint kept no walk of the steps: rebuilt from {} ({} batches) for the evidence",
+            path.display(),
+            rows.len().saturating_sub(1)
+        );
+    }
+    Ok(())
+}
+
 /// Runs (or resumes) the iterations; `halt_at` stops early as a kill would (tests).
 fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64>) -> Result<State> {
     let run = &setup.run;
     let per = args.pairs_per.max(1);
     let mut state = if args.common.resume {
-        let state: State = run.load_checkpoint()?;
+        let mut state: State = run.load_checkpoint()?;
         if state.spsa.iterations != iterations {
             bail!("--resume: the run was planned for {} iterations, not {iterations}", state.spsa.iterations);
         }
@@ -268,6 +326,7 @@ fn optimise(args: &SpsaArgs, setup: &Setup, iterations: u64, halt_at: Option<u64
             bail!("--resume: the run plays {} pairs per iteration, not {per} (--pairs-per)", state.pairs_per);
         }
         eprintln!("resuming at iteration {}", state.spsa.iteration);
+        rebuild_walk(run, &mut state.spsa)?;
         state
     } else {
         State {

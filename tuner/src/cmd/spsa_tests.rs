@@ -185,3 +185,53 @@ fn pairs_per_iteration_share_a_perturbation_and_sum_into_one_update() {
     let refused = args(&dir.join("zero"), &[&common[..], &["--pairs-per", "0"]].concat());
     assert!(format!("{:#}", run(&refused).unwrap_err()).contains("--pairs-per"));
 }
+
+/// --min-evidence Z keeps only the values whose drift is at least Z walks; a run from before the
+/// walk was kept gets it back from its trajectory.csv when resumed, so its evidence can be read.
+#[test]
+fn min_evidence_keeps_the_pushed_values_and_an_old_run_rebuilds_its_walk() {
+    let dir = TempDir::new("spsa-evidence");
+    let data = crate::testutil::small_dataset();
+    let common = [
+        "--fitness",
+        "texel",
+        "--data",
+        data.to_str().unwrap(),
+        "--only",
+        "material",
+        "--min-coverage",
+        "0",
+        "--iterations",
+        "60",
+        "--no-verify",
+    ];
+    let result = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name).join("result.json")).unwrap()).unwrap()
+    };
+    run(&args(&dir.join("all"), &common)).unwrap();
+    let all = result("all");
+    let z = all["evidence"].as_object().unwrap().clone();
+    assert!(!z.is_empty(), "{all}");
+    // Nothing has a thousand walks of evidence: every value goes back to its start.
+    run(&args(&dir.join("none"), &[&common[..], &["--min-evidence", "1000"]].concat())).unwrap();
+    let none = result("none");
+    assert_eq!(none["kept"], serde_json::json!([]), "{none}");
+    assert_eq!((&all["changed"], &none["changed"]), (&serde_json::json!(true), &serde_json::json!(false)));
+    // An old run: its checkpoint without the walk. Resumed with --min-evidence 0, it rebuilds the
+    // walk from the trajectory and keeps every value that moved.
+    let old = dir.join("all/checkpoint.json");
+    let mut checkpoint: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&old).unwrap()).unwrap();
+    checkpoint["spsa"].as_object_mut().unwrap().remove("walk");
+    std::fs::write(&old, checkpoint.to_string()).unwrap();
+    run(&args(&dir.join("all"), &[&common[..], &["--resume", "--min-evidence", "0"]].concat())).unwrap();
+    let again = result("all");
+    for (name, z_kept) in &z {
+        let rebuilt = again["evidence"][name].as_f64().unwrap();
+        assert_eq!(rebuilt.signum(), z_kept.as_f64().unwrap().signum(), "{name}: {again}");
+    }
+    assert_eq!(again["values"], all["values"], "{again}");
+    // A negative threshold is refused before any work.
+    let refused = args(&dir.join("bad"), &[&common[..], &["--min-evidence=-1"]].concat());
+    assert!(format!("{:#}", run(&refused).unwrap_err()).contains("--min-evidence"));
+}

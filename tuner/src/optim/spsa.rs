@@ -132,7 +132,7 @@ impl Spsa {
     /// Applies a perturbation's result (the plus side's wins minus losses).
     pub fn update(&mut self, p: &Perturbation, result: f64) {
         let decay = (self.big_a + p.k as f64).powf(self.alpha);
-        let keeps_walk = self.walk.len() == self.theta.len();
+        let keeps_walk = self.keeps_walk();
         for i in 0..self.theta.len() {
             let r_k = self.a[i] / decay / (p.c_k[i] * p.c_k[i]);
             let step = r_k * p.c_k[i] * result * p.signs[i];
@@ -148,7 +148,7 @@ impl Spsa {
     /// for a value that never stepped), or None for a run resumed from a checkpoint that did not
     /// keep the walk.
     pub fn evidence(&self, start: &[f64]) -> Option<Vec<f64>> {
-        (self.walk.len() == self.theta.len() && start.len() == self.theta.len()).then(|| {
+        (self.keeps_walk() && start.len() == self.theta.len()).then(|| {
             let z = |(i, walk): (usize, &f64)| {
                 if *walk > 0.0 {
                     (self.theta[i] - start[i]) / walk.sqrt()
@@ -158,6 +158,39 @@ impl Spsa {
             };
             self.walk.iter().enumerate().map(z).collect()
         })
+    }
+
+    /// Whether the run keeps each value's walk (a checkpoint written before it was kept does not).
+    pub fn keeps_walk(&self) -> bool {
+        self.walk.len() == self.theta.len()
+    }
+
+    /// Rebuilds the walk of a checkpoint written before it was kept, from the values after each
+    /// batch (the run's trajectory, its start first): each batch's whole step, after the bounds,
+    /// stands for the steps of its iterations. Its expected square is the sum of theirs (their
+    /// signs are independent), so the evidence reads the same on average, a little noisier.
+    /// False, and nothing changed, if the walk is kept or a row has the wrong length.
+    pub fn rebuild_walk(&mut self, rows: &[Vec<f64>]) -> bool {
+        let n = self.theta.len();
+        if self.keeps_walk() || rows.iter().any(|r| r.len() != n) {
+            return false;
+        }
+        self.walk = vec![0.0; n];
+        for pair in rows.windows(2) {
+            for (i, walk) in self.walk.iter_mut().enumerate() {
+                *walk += (pair[1][i] - pair[0][i]).powi(2);
+            }
+        }
+        true
+    }
+
+    /// The values with the evidence to move: theta where |z| is at least `min_evidence`, the
+    /// start elsewhere (a value that only wandered goes back), or None without the walk.
+    pub fn kept(&self, start: &[f64], min_evidence: f64) -> Option<Vec<f64>> {
+        let z = self.evidence(start)?;
+        Some(
+            (0..z.len()).map(|i| if z[i].abs() >= min_evidence { self.theta[i] } else { start[i] }).collect(),
+        )
     }
 
     /// The perturbation size at iteration k of dimension i.

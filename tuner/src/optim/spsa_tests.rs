@@ -109,4 +109,40 @@ fn evidence_separates_a_value_the_games_push_from_one_that_wanders() {
     let mut old = spsa.clone();
     old.walk.clear();
     assert_eq!(old.evidence(&[0.0, 0.0]), None, "a checkpoint without the walk has no evidence");
+    assert_eq!(old.kept(&[0.0, 0.0], 2.0), None);
+    // Only the value the games pushed keeps its move.
+    let kept = spsa.kept(&[0.0, 0.0], 2.0).unwrap();
+    assert_eq!(kept, vec![spsa.theta[0], 0.0]);
+}
+
+/// A walk rebuilt from the values after each batch (an old run's trajectory) is the sum of the
+/// batches' squared steps, and tells the pushed value from the wandering one as the kept walk does.
+#[test]
+fn a_walk_rebuilt_from_the_trajectory_reads_like_the_kept_one() {
+    let space =
+        Space::parse_openbench("a, float, 0, -100, 100, 5, 0.01\nb, float, 0, -100, 100, 5, 0.01", "s")
+            .unwrap();
+    let mut spsa = Spsa::new(&space, 2000);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut rows = vec![spsa.values().to_vec()];
+    for first in (1..=2000).step_by(2) {
+        let batch: Vec<Perturbation> = (first..first + 2).map(|k| spsa.perturb(k, &mut rng)).collect();
+        for p in &batch {
+            let win = 1.0 / (1.0 + ((p.minus[0] - p.plus[0]) / 40.0).exp());
+            let result: f64 = (0..2).map(|_| if rng.random::<f64>() < win { 1.0 } else { -1.0 }).sum();
+            spsa.update(p, result);
+        }
+        rows.push(spsa.values().to_vec());
+    }
+    let kept = spsa.evidence(&[0.0, 0.0]).unwrap();
+    let mut old = spsa.clone();
+    old.walk.clear();
+    assert!(!old.rebuild_walk(&rows[..3].iter().map(|r| r[..1].to_vec()).collect::<Vec<_>>()), "wrong width");
+    assert!(old.rebuild_walk(&rows));
+    assert!(!old.rebuild_walk(&rows), "a kept walk is not rebuilt");
+    let first: f64 = (rows[1][0] - rows[0][0]).powi(2);
+    assert!(old.walk[0] >= first);
+    let rebuilt = old.evidence(&[0.0, 0.0]).unwrap();
+    assert!(rebuilt[0] > 4.0 && rebuilt[1].abs() < 3.0, "{rebuilt:?} (kept walk: {kept:?})");
+    assert!((rebuilt[0] / kept[0] - 1.0).abs() < 0.25, "{rebuilt:?} against {kept:?}");
 }
