@@ -151,6 +151,7 @@ fn stage_row(record: &StageRecord, build: &Build, baked: bool) -> Result<Option<
         _ => "eval",
     };
     let moved = result["values_changed"].as_u64().map_or(String::new(), |n| format!(": {n} values moved"));
+    let moved = format!("{moved}{}", kept_words(&result));
     let folder = dir.display().to_string();
     let change = format!(
         "{what} (`tune auto`, cycle {}, its {} stage{moved}), in process against the values the stage started from: `{}` (`{folder}`, {})",
@@ -170,6 +171,17 @@ fn stage_row(record: &StageRecord, build: &Build, baked: bool) -> Result<Option<
         ),
         verdict,
     }))
+}
+
+/// What `tune spsa --min-evidence Z` kept (its result.json's `min_evidence` and `kept`), as the
+/// row says it: `, 2 kept by their evidence (|z| >= 2: a, b)`; empty for a stage that kept all.
+fn kept_words(result: &serde_json::Value) -> String {
+    let (Some(z), Some(kept)) = (result["min_evidence"].as_f64(), result["kept"].as_array()) else {
+        return String::new();
+    };
+    let names: Vec<&str> = kept.iter().filter_map(|n| n.as_str()).collect();
+    let names = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+    format!(", {} kept by their evidence (|z| >= {z}: {names})", kept.len())
 }
 
 /// The values a stage's tuned side played: its tuned files, or its start where it tuned none.

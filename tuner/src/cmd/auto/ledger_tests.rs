@@ -66,3 +66,12 @@ fn rows_go_after_the_tables_last_row_numbered_on_and_only_once() {
         (None, None, Some(12))
     );
 }
+
+#[test]
+fn a_row_names_what_min_evidence_kept() {
+    let result = serde_json::json!({"min_evidence": 2.0, "kept": ["lmp_base", "lmr_divisor"]});
+    assert_eq!(kept_words(&result), ", 2 kept by their evidence (|z| >= 2: lmp_base, lmr_divisor)");
+    let none = serde_json::json!({"min_evidence": 2.5, "kept": []});
+    assert_eq!(kept_words(&none), ", 0 kept by their evidence (|z| >= 2.5: none)");
+    assert_eq!(kept_words(&serde_json::json!({"values_changed": 3})), "");
+}
