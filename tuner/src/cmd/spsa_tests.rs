@@ -8,6 +8,11 @@ fn args(out: &std::path::Path, extra: &[&str]) -> SpsaArgs {
     tuner_args(out, extra)
 }
 
+/// An SPSA of the material values over the Texel loss of the small dataset: fast and exact.
+fn texel_material(data: &std::path::Path) -> [&str; 8] {
+    ["--fitness", "texel", "--data", data.to_str().unwrap(), "--only", "material", "--min-coverage", "0"]
+}
+
 #[test]
 #[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
 fn selfplay_spsa_resumes_exactly_and_openbench_lines_round_trip() {
@@ -141,19 +146,7 @@ fn an_openbench_digest_imports_into_search_toml_and_verifies() {
 fn texel_spsa_lowers_the_loss() {
     let dir = TempDir::new("spsa-texel");
     let data = crate::testutil::small_dataset();
-    let a = args(
-        &dir,
-        &[
-            "--fitness",
-            "texel",
-            "--data",
-            data.to_str().unwrap(),
-            "--only",
-            "material",
-            "--min-coverage",
-            "0",
-        ],
-    );
+    let a = args(&dir, &texel_material(&data));
     let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
     let state = optimise(&a, &setup, 200, None).unwrap();
     let t = setup.fitness.exact().expect("the Texel loss");
@@ -166,8 +159,7 @@ fn texel_spsa_lowers_the_loss() {
 fn pairs_per_iteration_share_a_perturbation_and_sum_into_one_update() {
     let dir = TempDir::new("spsa-pairs-per");
     let data = crate::testutil::small_dataset();
-    let common =
-        ["--fitness", "texel", "--data", data.to_str().unwrap(), "--only", "material", "--min-coverage", "0"];
+    let common = texel_material(&data);
     let theta = |name: &str, extra: &[&str]| {
         let a = args(&dir.join(name), &[&common[..], extra].concat());
         let setup = a.common.setup("spsa", FitnessKind::Selfplay).unwrap();
@@ -192,19 +184,7 @@ fn pairs_per_iteration_share_a_perturbation_and_sum_into_one_update() {
 fn min_evidence_keeps_the_pushed_values_and_an_old_run_rebuilds_its_walk() {
     let dir = TempDir::new("spsa-evidence");
     let data = crate::testutil::small_dataset();
-    let common = [
-        "--fitness",
-        "texel",
-        "--data",
-        data.to_str().unwrap(),
-        "--only",
-        "material",
-        "--min-coverage",
-        "0",
-        "--iterations",
-        "60",
-        "--no-verify",
-    ];
+    let common = [&texel_material(&data)[..], &["--iterations", "60", "--no-verify"]].concat();
     let result = |name: &str| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(dir.join(name).join("result.json")).unwrap()).unwrap()
     };
