@@ -88,20 +88,27 @@ fn spsa_solves_the_log_problem_with_one_or_eight_pairs_per_perturbation() {
     }
 }
 
+/// Two values: `a`, which decides the games of `duel`, and `b`, which they never look at.
+fn pushed_and_ignored() -> Space {
+    Space::parse_openbench("a, float, 0, -100, 100, 5, 0.01\nb, float, 0, -100, 100, 5, 0.01", "s").unwrap()
+}
+
+/// A pair of games won by the plus side with a logistic chance of its lead in `a`: wins - losses.
+fn duel(p: &Perturbation, rng: &mut impl Rng) -> f64 {
+    let win = 1.0 / (1.0 + ((p.minus[0] - p.plus[0]) / 40.0).exp());
+    (0..2).map(|_| if rng.random::<f64>() < win { 1.0 } else { -1.0 }).sum()
+}
+
 /// The evidence tells a value the games push from one they do not care about: the first decides
 /// the games, the second is never looked at, and after the run the first's drift is far outside
 /// the random walk of its own steps while the second's is inside it.
 #[test]
 fn evidence_separates_a_value_the_games_push_from_one_that_wanders() {
-    let space =
-        Space::parse_openbench("a, float, 0, -100, 100, 5, 0.01\nb, float, 0, -100, 100, 5, 0.01", "s")
-            .unwrap();
-    let mut spsa = Spsa::new(&space, 2000);
+    let mut spsa = Spsa::new(&pushed_and_ignored(), 2000);
     let mut rng = ChaCha8Rng::seed_from_u64(12);
     for k in 1..=2000 {
         let p = spsa.perturb(k, &mut rng);
-        let win = 1.0 / (1.0 + ((p.minus[0] - p.plus[0]) / 40.0).exp());
-        let result: f64 = (0..2).map(|_| if rng.random::<f64>() < win { 1.0 } else { -1.0 }).sum();
+        let result = duel(&p, &mut rng);
         spsa.update(&p, result);
     }
     let z = spsa.evidence(&[0.0, 0.0]).unwrap();
@@ -119,17 +126,13 @@ fn evidence_separates_a_value_the_games_push_from_one_that_wanders() {
 /// batches' squared steps, and tells the pushed value from the wandering one as the kept walk does.
 #[test]
 fn a_walk_rebuilt_from_the_trajectory_reads_like_the_kept_one() {
-    let space =
-        Space::parse_openbench("a, float, 0, -100, 100, 5, 0.01\nb, float, 0, -100, 100, 5, 0.01", "s")
-            .unwrap();
-    let mut spsa = Spsa::new(&space, 2000);
+    let mut spsa = Spsa::new(&pushed_and_ignored(), 2000);
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut rows = vec![spsa.values().to_vec()];
     for first in (1..=2000).step_by(2) {
         let batch: Vec<Perturbation> = (first..first + 2).map(|k| spsa.perturb(k, &mut rng)).collect();
         for p in &batch {
-            let win = 1.0 / (1.0 + ((p.minus[0] - p.plus[0]) / 40.0).exp());
-            let result: f64 = (0..2).map(|_| if rng.random::<f64>() < win { 1.0 } else { -1.0 }).sum();
+            let result = duel(p, &mut rng);
             spsa.update(p, result);
         }
         rows.push(spsa.values().to_vec());
