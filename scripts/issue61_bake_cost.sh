@@ -18,19 +18,8 @@ GAMES=${GAMES:-4000}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
-build() { # commit -> $OUT/ws-<commit>
-  local commit=$1 bin="$OUT/ws-$1"
-  [ -x "$bin" ] && return
-  rm -rf "$OUT/src-$commit"
-  git worktree add --detach "$OUT/src-$commit" "$commit" >/dev/null
-  (cd "$OUT/src-$commit" && flock /tmp/whetstone-machine.lock \
-    cargo build --release -p whetstone --target-dir "$OUT/target-$commit")
-  cp "$OUT/target-$commit/release/whetstone" "$bin"
-  git worktree remove --force "$OUT/src-$commit"
-  rm -rf "$OUT/target-$commit"
-}
-build "$NEW"
-build "$OLD"
+scripts/build_commit.sh "$NEW" "$OUT"
+scripts/build_commit.sh "$OLD" "$OUT"
 [ -x target/release/tune ] || flock /tmp/whetstone-machine.lock cargo build --release -p whetstone-tuner
 
 exec flock /tmp/whetstone-machine.lock target/release/tune match \

@@ -29,16 +29,7 @@ if [ ! -x "$OUT/whetstone" ]; then
 fi
 
 if [ "$TARGET" = base ]; then
-  # The base is built in a worktree of its own commit, with its own target directory.
-  if [ ! -x "$OUT/ws-$BASE" ]; then
-    rm -rf "$OUT/src-$BASE"
-    git worktree add --detach "$OUT/src-$BASE" "$BASE" >/dev/null
-    (cd "$OUT/src-$BASE" && flock /tmp/whetstone-machine.lock \
-      cargo build --release -p whetstone --target-dir "$OUT/target-$BASE")
-    cp "$OUT/target-$BASE/release/whetstone" "$OUT/ws-$BASE"
-    git worktree remove --force "$OUT/src-$BASE"
-    rm -rf "$OUT/target-$BASE"
-  fi
+  scripts/build_commit.sh "$BASE" "$OUT"
   OPPONENT=(--opponent "$OUT/ws-$BASE" --opponent-option Hash=16)
   GAMES=${GAMES:-600}
 else
