@@ -75,14 +75,21 @@ pub enum ModelArg {
     Normalized,
 }
 
+impl From<ModelArg> for EloModel {
+    fn from(model: ModelArg) -> EloModel {
+        match model {
+            ModelArg::Logistic => EloModel::Logistic,
+            ModelArg::Normalized => EloModel::Normalized,
+        }
+    }
+}
+
 impl MatchArgs {
     pub fn sprt(&self) -> Result<Option<Sprt>> {
         let Some(v) = &self.sprt else { return Ok(None) };
-        let model = match self.elo_model {
-            ModelArg::Logistic => EloModel::Logistic,
-            ModelArg::Normalized => EloModel::Normalized,
-        };
-        Sprt::new(v[0], v[1], v[2], v[3], model).map(Some).map_err(|e| anyhow::anyhow!("--sprt: {e}"))
+        Sprt::new(v[0], v[1], v[2], v[3], self.elo_model.into())
+            .map(Some)
+            .map_err(|e| anyhow::anyhow!("--sprt: {e}"))
     }
 }
 

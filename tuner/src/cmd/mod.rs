@@ -16,6 +16,7 @@ pub mod gauntlet;
 pub mod r#match;
 pub mod pbil;
 pub mod report;
+pub mod sprt;
 pub mod spsa;
 pub mod texel;
 pub mod texel_engine;
@@ -78,6 +79,9 @@ pub enum Command {
     /// heat maps of the piece-square tables, curves and the run's plots, and an Excel workbook
     /// (boards with colour scales, material-normalised and mirrored tables, Rust arrays).
     Report(report::ReportArgs),
+    /// What an SPRT will cost before it is played: for each true Elo difference, the chance that
+    /// it passes and the games it takes (Wald's approximations), at the spread of a match's pairs.
+    Sprt(sprt::SprtArgs),
     /// Verify a finished tuning run now: its tuned values against its start as an SPRT (a run
     /// made with --no-verify, a screen confirmed at a clock with --verify-tc, an undecided SPRT
     /// given more games with --verify-games); the verdict goes into the run's result.json.
@@ -103,6 +107,7 @@ impl Command {
             Command::Datagen(args) => datagen::run(args),
             Command::Dataset(command) => dataset::run(command),
             Command::Report(args) => report::run(args),
+            Command::Sprt(args) => sprt::run(args),
             Command::Verify(args) => verify::run(args),
             Command::Export(args) => export::run(args),
             Command::Bench(args) => bench::run(args),

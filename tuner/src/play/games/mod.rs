@@ -9,5 +9,6 @@ pub mod output;
 pub mod pgn_out;
 pub mod pool;
 pub mod runner;
+pub mod sprt_outlook;
 pub mod stats;
 pub mod tally;

@@ -17,7 +17,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 const Z95: f64 = 1.959_963_984_540_054;
 
 /// nElo per unit of normalised score: 800 / ln 10.
-const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
+pub(crate) const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 
 /// One game's result for the first engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -171,6 +171,11 @@ pub fn trinomial_elo(wld: &Wld) -> EloEstimate {
 /// Per-pair score (points over the pair / 2), its variance, and the number of pairs.
 fn pair_stats(p: &Pentanomial) -> (f64, f64, f64) {
     mean_variance(&[0.0, 0.25, 0.5, 0.75, 1.0], &p.0)
+}
+
+/// The variance of a pair's score (points over the pair / 2) in these counts.
+pub fn pair_score_variance(p: &Pentanomial) -> f64 {
+    pair_stats(p).1
 }
 
 /// Logistic Elo with the per-pair (pentanomial) variance, as fastchess reports it: pairs share
