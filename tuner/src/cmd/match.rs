@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use super::args::play::{EngineArgs, PlayArgs};
+use super::args::play::{EngineArgs, ModelArg, PlayArgs};
 use crate::play::games::identity::RunIdentity;
 use crate::play::games::output::GAMES_FILE;
 use crate::play::games::runner::Contestant;
-use crate::play::games::stats::{EloModel, Sprt};
+use crate::play::games::stats::Sprt;
 use crate::play::runs::match_run::{play_match, MatchPlan};
 use crate::play::runs::settings::distinct_names;
 use crate::run::RunDir;
@@ -67,22 +67,6 @@ pub struct MatchArgs {
 const NOT_DEFINING: [&str; 5] = ["games", "out", "resume", "concurrency", "quiet"];
 /// Options naming files, recorded with their content.
 const FILES: [&str; 5] = ["engine", "engine_search", "opponent", "opponent_search", "book"];
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ModelArg {
-    Logistic,
-    Normalized,
-}
-
-impl From<ModelArg> for EloModel {
-    fn from(model: ModelArg) -> EloModel {
-        match model {
-            ModelArg::Logistic => EloModel::Logistic,
-            ModelArg::Normalized => EloModel::Normalized,
-        }
-    }
-}
 
 impl MatchArgs {
     pub fn sprt(&self) -> Result<Option<Sprt>> {

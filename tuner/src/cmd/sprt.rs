@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 
-use super::r#match::ModelArg;
+use super::args::play::ModelArg;
 use crate::play::games::sprt_outlook::{outlook, outlook_within, pair_spread};
 use crate::play::games::stats::{EloModel, Pentanomial, Sprt};
 

@@ -12,6 +12,7 @@ use super::choices;
 use crate::play::games::book::BookOrder;
 use crate::play::games::game::{Adjudication, DrawRule, ResignRule};
 use crate::play::games::runner::Contestant;
+use crate::play::games::stats::EloModel;
 use crate::play::limit::LimitChoice;
 use crate::play::runs::settings::{threads, MatchSettings};
 
@@ -162,3 +163,20 @@ impl PlayArgs {
 #[cfg(test)]
 #[path = "play_tests.rs"]
 mod tests;
+
+/// What an SPRT's Elo bounds mean, as `--elo-model` takes it (`tune match`, `tune sprt`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ModelArg {
+    Logistic,
+    Normalized,
+}
+
+impl From<ModelArg> for EloModel {
+    fn from(model: ModelArg) -> EloModel {
+        match model {
+            ModelArg::Logistic => EloModel::Logistic,
+            ModelArg::Normalized => EloModel::Normalized,
+        }
+    }
+}
