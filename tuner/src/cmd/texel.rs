@@ -23,7 +23,7 @@ use super::args::engine_eval::EngineEvalArgs;
 use super::args::play::PlayArgs;
 use super::args::recipe::RecipeArgs;
 use super::args::verify::VerifyArgs;
-use crate::export::{conclude, finish_run, Found};
+use crate::export::{conclude, conclude_unplayed, finish_run, Found};
 use crate::model::prior::Prior;
 use crate::model::recipe::FitRecipe;
 use crate::model::store::shuffle;
@@ -35,7 +35,7 @@ use crate::optim::{local_search_pass, Adam};
 use crate::report;
 use crate::run::provenance::Provenance;
 use crate::run::{EpochLog, RunDir, Steps};
-use crate::verify::VerifySettings;
+use crate::verify::{Standing, VerifySettings};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Optimizer {
@@ -116,6 +116,11 @@ pub struct TexelArgs {
     /// Hide progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Play the verification even when the tuned values fit the held-out positions no better than
+    /// the start. Without it such a run ends unplayed (verdict `no_held_out_gain`, nothing advised
+    /// for baking): a clock SPRT costs hours, and the data itself shows no gain to look for.
+    #[arg(long)]
+    pub verify_flat: bool,
     /// Another engine's evaluation, read through its own binary (`--engine`).
     #[command(flatten)]
     pub external: EngineEvalArgs,
@@ -477,9 +482,30 @@ fn finish(
         written.join(", "),
         args.out.display()
     );
+    // The held-out loss of the values as written (rounded, rescaled), against the start's.
+    let held_out = (!data.valid.is_empty()).then(|| {
+        let m = Model { layout: &layout, store: &data.valid };
+        (m.loss(&start, outcome.k), m.loss(&end, outcome.k))
+    });
+    if let Some(standing) = held_out_gate(args, verify, found.changed(), held_out) {
+        return conclude_unplayed(&run, &found, standing, verify.bake).map(drop);
+    }
     let mut play = PlayArgs::defaults();
     (play.concurrency, play.seed, play.quiet) = (args.concurrency, args.seed, args.quiet);
     conclude(&run, &found, verify, &play.settings(), args.resume).map(drop)
+}
+
+/// A run that moved values, asked for a verification and did not lower the held-out loss
+/// (`start` -> `end`) is not played, unless `--verify-flat` says to play it anyway.
+pub(crate) fn held_out_gate(
+    args: &TexelArgs,
+    verify: &VerifySettings,
+    changed: bool,
+    held_out: Option<(f64, f64)>,
+) -> Option<Standing> {
+    let (start, end) = held_out.filter(|(s, e)| s.is_finite() && e.is_finite())?;
+    (changed && verify.first.is_some() && !args.verify_flat && end >= start)
+        .then_some(Standing::NoHeldOutGain { start, end })
 }
 
 #[cfg(test)]

@@ -351,6 +351,13 @@ fn finish(
         Standing::Unchanged
     } else if verify.first.is_none() {
         Standing::Unverified("--no-verify".into())
+    } else if let Some(flat) = super::texel::held_out_gate(
+        args,
+        verify,
+        true,
+        outcome.measured["start_valid_loss"].as_f64().zip(outcome.measured["valid_loss"].as_f64()),
+    ) {
+        flat
     } else {
         let mut play = PlayArgs::defaults();
         (play.concurrency, play.seed, play.quiet) = (args.concurrency, args.seed, args.quiet);

@@ -31,6 +31,7 @@ fn args(out: &Path, epochs: usize, resume: bool) -> TexelArgs {
         strict: false,
         seed: 1,
         quiet: true,
+        verify_flat: false,
         external: crate::cmd::args::clap_defaults(),
     }
 }
@@ -122,4 +123,28 @@ fn score_weight_trains_on_the_search_scores_and_needs_some() {
     // K is fitted on the results either way, and validation stays against them.
     assert_eq!(on_scores.k, on_results.k);
     assert_eq!(on_scores.log[0].valid_loss, on_results.log[0].valid_loss);
+}
+
+/// A run whose held-out loss did not fall is not played, unless `--verify-flat`; one that asked
+/// for no verification, moved nothing or had no held-out positions is left to `conclude`.
+#[test]
+fn a_run_that_did_not_lower_the_held_out_loss_is_not_played() {
+    let dir = TempDir::new("texel-gate");
+    let plain = args(&dir.join("run"), 1, false);
+    let verify = plain.verify.settings().unwrap();
+    let gate = held_out_gate;
+    for end in [0.2, 0.2001] {
+        assert_eq!(
+            gate(&plain, &verify, true, Some((0.2, end))),
+            Some(Standing::NoHeldOutGain { start: 0.2, end })
+        );
+    }
+    assert_eq!(gate(&plain, &verify, true, Some((0.2, 0.1999))), None);
+    assert_eq!(gate(&plain, &verify, false, Some((0.2, 0.3))), None);
+    assert_eq!(gate(&plain, &verify, true, None), None);
+    assert_eq!(gate(&plain, &verify, true, Some((0.2, f64::NAN))), None);
+    let flat = TexelArgs { verify_flat: true, ..args(&dir.join("run"), 1, false) };
+    assert_eq!(gate(&flat, &verify, true, Some((0.2, 0.3))), None);
+    let none = VerifySettings { first: None, ..verify.clone() };
+    assert_eq!(gate(&plain, &none, true, Some((0.2, 0.3))), None);
 }

@@ -208,7 +208,14 @@ pub fn conclude(
                 .into(),
         )
     };
-    record(run, found.eval.is_some(), found.search.is_some(), &standing, verify.bake)?;
+    conclude_unplayed(run, found, standing, verify.bake)
+}
+
+/// A run's end once its standing is known without (further) games: the verdict recorded, the
+/// advice given, the report written. `conclude` ends here, and so does a run its own tuner
+/// declines to play (`tune texel` when the held-out loss did not fall).
+pub fn conclude_unplayed(run: &RunDir, found: &Found, standing: Standing, bake: bool) -> Result<Standing> {
+    record(run, found.eval.is_some(), found.search.is_some(), &standing, bake)?;
     if found.eval.is_some() || found.search.is_some() {
         let eval = found.eval.as_ref().unwrap_or(&found.start_eval);
         write_report(run, eval, Some(found.start_eval.set()));
@@ -276,6 +283,9 @@ pub fn record(run: &RunDir, eval: bool, search: bool, standing: &Standing, bake:
     match standing {
         Standing::Verified(verdict) => println!("{}", verdict.lines()),
         Standing::Unverified(_) => println!("verdict: UNVERIFIED"),
+        Standing::NoHeldOutGain { start, end } => {
+            println!("verdict: none: not played, the held-out loss did not fall ({start:.6} -> {end:.6})")
+        }
         Standing::Unchanged => println!("verdict: none: the run moved no value"),
     }
     let baking =

@@ -90,6 +90,9 @@ fn verdict_block(run_dir: &Path, result: &serde_json::Value) -> Option<Block> {
     let headline = match &standing {
         Standing::Verified(v) => format!("Verdict: {}", v.sentence()),
         Standing::Unverified(reason) => format!("Verdict: UNVERIFIED ({reason})"),
+        Standing::NoHeldOutGain { start, end } => {
+            format!("Verdict: none, not played: the held-out loss did not fall ({start:.6} -> {end:.6})")
+        }
         Standing::Unchanged => "Verdict: none, the run moved no value".to_string(),
     };
     let (tuned, search) = (run_dir.join("tuned.toml"), run_dir.join("search.toml"));

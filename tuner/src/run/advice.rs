@@ -35,6 +35,13 @@ pub fn advice(standing: &Standing, run: &Path, baking: &Baking) -> String {
         Standing::Unchanged => {
             "the run moved no value: there is nothing to verify, export or bake".to_string()
         }
+        Standing::NoHeldOutGain { start, end } => format!(
+            "NOT PLAYED: the tuned values fit the held-out positions no better than the start (validation \
+             loss {start:.6} -> {end:.6}), so nothing is advised for baking and no games were spent looking \
+             for a gain the data does not show. What to try: data of another kind (a stronger engine's \
+             scores: tune dataset rescore), new terms alone (--only), a weaker pull toward the start \
+             (--l2); or play these values anyway:\n  {confirm}"
+        ),
         Standing::Unverified(reason) => format!(
             "UNVERIFIED ({reason}): no games have shown this result to be a gain, and a lower loss alone \
              has made weaker engines before. Verify it before baking:\n  tune verify {} (a screen at fixed \
@@ -97,6 +104,12 @@ pub fn engine_advice(standing: &Standing, run: &Path) -> String {
     };
     match standing {
         Standing::Unchanged => "the run moved no value: there is nothing to load".to_string(),
+        Standing::NoHeldOutGain { start, end } => format!(
+            "NOT PLAYED: the tuned values fit the held-out positions no better than the start (validation \
+             loss {start:.6} -> {end:.6}): nothing to load. To play them anyway:\n  tune verify {} --verify-tc \
+             {CLOCK}; the values are in {files}",
+            run.display()
+        ),
         Standing::Unverified(reason) => format!(
             "UNVERIFIED ({reason}): no games have shown these values to be a gain. Verify them before using \
              them:\n  tune verify {} (a screen at fixed nodes), then tune verify {} --verify-tc {CLOCK} (the SPRT \

@@ -3,7 +3,7 @@
 //! A [`Verdict`] is one SPRT's end (passed, failed, or undecided at its cap), at fixed nodes (a
 //! screen) or at a clock. A run's [`Standing`] is what `result.json` and a params file's
 //! provenance say of it: verified at a clock, passed only a screen, failed, undecided, unverified
-//! (`--no-verify`) or unchanged. Only a result that passed at a clock is advised for baking, and
+//! (`--no-verify`), not played because its held-out loss did not fall, or unchanged. Only a result that passed at a clock is advised for baking, and
 //! `tune export` bakes nothing else without `--force`.
 
 use serde::{Deserialize, Serialize};
@@ -109,6 +109,10 @@ pub enum Standing {
     Verified(Verdict),
     /// Not verified: `--no-verify`, or a run whose values the in-process match cannot play.
     Unverified(String),
+    /// Not played: the tuned values fit the held-out positions no better than the start (`tune
+    /// texel`'s validation loss, `start` -> `end`), so games were not asked to find a gain the
+    /// data itself does not show. `tune verify RUN` plays them anyway.
+    NoHeldOutGain { start: f64, end: f64 },
     /// The run moved no value: nothing to verify or bake.
     Unchanged,
 }
@@ -119,6 +123,9 @@ impl Standing {
         match self {
             Standing::Verified(v) => serde_json::to_value(v).unwrap_or_default(),
             Standing::Unverified(reason) => serde_json::json!({ "outcome": "unverified", "reason": reason }),
+            Standing::NoHeldOutGain { start, end } => {
+                serde_json::json!({ "outcome": "no_held_out_gain", "start_valid_loss": start, "valid_loss": end })
+            }
             Standing::Unchanged => serde_json::json!({ "outcome": "unchanged" }),
         }
     }
@@ -129,6 +136,10 @@ impl Standing {
             "unverified" => Some(Standing::Unverified(
                 value.get("reason").and_then(|r| r.as_str()).unwrap_or("not verified").to_string(),
             )),
+            "no_held_out_gain" => Some(Standing::NoHeldOutGain {
+                start: value.get("start_valid_loss")?.as_f64()?,
+                end: value.get("valid_loss")?.as_f64()?,
+            }),
             "unchanged" => Some(Standing::Unchanged),
             _ => serde_json::from_value(value.clone()).ok().map(Standing::Verified),
         }
@@ -158,6 +169,9 @@ impl Standing {
                 )
             }
             Standing::Unverified(reason) => format!("is unverified ({reason})"),
+            Standing::NoHeldOutGain { start, end } => {
+                format!("was not played: its held-out loss did not fall ({start:.6} -> {end:.6})")
+            }
             Standing::Unchanged => "moved no value".to_string(),
         }
     }

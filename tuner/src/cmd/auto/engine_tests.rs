@@ -90,7 +90,7 @@ fn an_engine_run_s_texel_stage_probes_verifies_and_is_recorded() {
             "--texel-epochs",
             "40",
             "--texel-args",
-            "--min-coverage 5 --fresh new-game",
+            "--min-coverage 5 --fresh new-game --verify-flat",
             "--verify-nodes",
             "1",
             "--verify-games",
@@ -105,7 +105,8 @@ fn an_engine_run_s_texel_stage_probes_verifies_and_is_recorded() {
         ["passed", "failed", "undecided", "unchanged"].contains(&stage["verdict"].as_str().unwrap()),
         "{stage}"
     );
-    // Options carried only from a passed stage.
+    // Options carried only from a passed stage (--verify-flat: the toy fit need not lower the
+    // held-out loss for its verification to be played).
     let kept = stage["kept"].as_bool().unwrap();
     assert_eq!(result["options"].as_array().unwrap().is_empty(), !kept, "{result}");
     assert!(dir.join("options.txt").is_file());

@@ -73,7 +73,8 @@ pub(super) struct StageRecord {
     pub(super) games: u64,
     /// Positions the datagen stage added (the rescore stage: scored).
     pub(super) positions: Option<u64>,
-    /// passed, failed, undecided; "unchanged" when the tuner moved nothing (nothing to verify).
+    /// passed, failed, undecided; "unchanged" when the tuner moved nothing (nothing to verify);
+    /// "no_held_out_gain" when a Texel stage's held-out loss did not fall (not played).
     pub(super) verdict: Option<String>,
     pub(super) elo: Option<f64>,
     pub(super) elo_error: Option<f64>,

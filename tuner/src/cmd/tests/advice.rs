@@ -78,37 +78,47 @@ fn a_failed_verification_and_a_passed_screen_are_not_advised_for_baking() {
     // Texel on results alone, pulled nowhere, at a learning rate that wrecks the values: the
     // verification fails.
     let data = small_dataset();
-    let out = dir.path("texel");
+    let (out, flat) = (dir.path("texel"), dir.path("texel-flat"));
     let (data, out_text, params) = (data.to_str().unwrap(), out.display().to_string(), params());
-    tune(&[
-        "texel",
-        "--params",
-        &params,
-        "--data",
-        data,
-        "--only",
-        "material",
-        "--epochs",
-        "20",
-        "--learning-rate",
-        "200",
-        "--l2",
-        "0",
-        "--min-coverage",
-        "0",
-        "--verify-nodes",
-        "300",
-        "--verify-games",
-        "60",
-        "--verify-bounds",
-        "0",
-        "40",
-        "--concurrency",
-        "2",
-        "--quiet",
-        "--out",
-        &out_text,
-    ]);
+    let wrecking = |out: &str, extra: &[&'static str]| {
+        let mut words = vec![
+            "texel",
+            "--params",
+            &params,
+            "--data",
+            data,
+            "--only",
+            "material",
+            "--epochs",
+            "20",
+            "--learning-rate",
+            "200",
+            "--l2",
+            "0",
+            "--min-coverage",
+            "0",
+            "--verify-nodes",
+            "300",
+            "--verify-games",
+            "60",
+            "--verify-bounds",
+            "0",
+            "40",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--out",
+            out,
+        ];
+        words.extend(extra);
+        tune(&words);
+    };
+    // Wrecked values fit the held-out positions worse than the start: by default no games.
+    wrecking(&flat.display().to_string(), &[]);
+    assert_no_baking(&flat, "no_held_out_gain");
+    assert!(!flat.join("verify").exists(), "a run the held-out loss did not favour played games");
+    // --verify-flat plays them anyway.
+    wrecking(&out_text, &["--verify-flat"]);
     let (outcome, _) = advice(&out);
     assert!(["failed", "undecided"].contains(&outcome.as_str()), "{outcome}");
     assert_no_baking(&out, &outcome);
