@@ -11,5 +11,5 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 flock /tmp/whetstone-build.lock cargo test --release -p whetstone-tuner --no-run
 flock /tmp/whetstone-machine.lock bash -c '
   date -u; uptime
-  cargo test --release -p whetstone-tuner -- --ignored read_throughput --nocapture 2>&1 | grep -E "^(write|read|load|binpack) "
+  env WHETSTONE_MEASURE=1 cargo test --release -p whetstone-tuner -- --ignored read_throughput --nocapture 2>&1 | grep -E "^(write|read|load|binpack) "
   uptime'

@@ -51,7 +51,7 @@ fn args(dir: &std::path::Path, extra: &[&str]) -> BayesArgs {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn bayes_over_a_command_finds_the_peak_resumes_exactly_and_writes_its_files() {
     let dir = TempDir::new("bayes-command");
     let (a, b) = (dir.join("a"), dir.join("b"));

@@ -15,7 +15,7 @@ fn args(dir: &std::path::Path, extra: &[&str]) -> ClopArgs {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn clop_over_a_command_finds_the_peak_and_resumes_exactly() {
     let dir = TempDir::new("clop");
     let straight_args = args(&dir.join("a"), &[]);

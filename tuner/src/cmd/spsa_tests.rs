@@ -14,7 +14,7 @@ fn texel_material(data: &std::path::Path) -> [&str; 8] {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn selfplay_spsa_resumes_exactly_and_openbench_lines_round_trip() {
     let dir = TempDir::new("spsa");
     let common = ["--only", "tempo", "bishop_pair", "--nodes", "200", "--hash", "1", "--batch", "2"];

@@ -219,10 +219,13 @@ fn the_public_load_maps_every_position() {
 }
 
 /// Load speed on the 1M-position TCEC file, one thread, mapping to `()`:
-/// `cargo test --release -p whetstone-tuner -- --ignored load_speed --nocapture`.
+/// `WHETSTONE_MEASURE=1 cargo test --release -p whetstone-tuner -- --ignored load_speed --nocapture`.
 #[test]
 #[ignore]
 fn load_speed() {
+    if !crate::testutil::measuring("load_speed") {
+        return;
+    }
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/texel/tcec-quiet-labeled-1m.epd");
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();

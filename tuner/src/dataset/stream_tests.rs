@@ -500,11 +500,14 @@ fn the_tools_stream_files_larger_than_the_memory_they_are_given() {
 
 /// Read throughput on one core, ours against the crates' own readers, on 1M positions of random
 /// games (about 60 plies each, so viriformat chains as datagen's do), every position scored:
-/// `cargo test --release -p whetstone-tuner -- --ignored read_throughput --nocapture`
+/// `WHETSTONE_MEASURE=1 cargo test --release -p whetstone-tuner -- --ignored read_throughput --nocapture`
 /// (take `flock /tmp/whetstone-machine.lock` around it on a shared machine).
 #[test]
 #[ignore]
 fn read_throughput() {
+    if !crate::testutil::measuring("read_throughput") {
+        return;
+    }
     use std::time::Instant;
     let dir = TempDir::new("throughput");
     let mut positions = Vec::new();

@@ -166,7 +166,7 @@ fn a_candidate_far_from_the_peak_loses_and_duels_set_both_sides() {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn crashes_and_time_forfeits_lose_for_the_failing_side_and_are_counted_and_logged() {
     let dir = TempDir::new("engine-failures");
     let engine = knob_engine(&dir, "play");

@@ -7,7 +7,7 @@ use crate::play::games::game::Adjudication;
 use crate::play::limit::MoveLimit;
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn a_crippled_candidate_loses_to_the_reference_and_duels_are_symmetric() {
     let eval = EvalParamSet::baked();
     let search = SearchParamSet::baked();

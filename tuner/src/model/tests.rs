@@ -155,7 +155,7 @@ fn recover_from(
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn tuning_recovers_known_material_values_from_exact_labels() {
     // Labels are the expected scores under known weights (soft labels, no sampling noise):
     // the minimum is at the known weights, and Adam must find it from ±60 cp away.
@@ -166,7 +166,7 @@ fn tuning_recovers_known_material_values_from_exact_labels() {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn tuning_recovers_known_complexity_weights_through_their_clamp() {
     // The complexity is not linear (it draws an end game to zero at most): its gradient must
     // still lead back to the known weights from ±60 away.
@@ -179,7 +179,7 @@ fn tuning_recovers_known_complexity_weights_through_their_clamp() {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn tuning_recovers_the_evaluation_from_sampled_results() {
     // Results drawn as wins and losses from the sigmoid: single values are noisy (middle-game and
     // end-game values trade off), but the tuned evaluation must match the known one closely.

@@ -251,10 +251,13 @@ fn the_metric_is_full_for_few_values_unless_asked_otherwise() {
 }
 
 /// The time to fit the model and suggest a batch at 500 and 2,000 points (2-D, noisy games): run
-/// with `cargo test -p whetstone-tuner fit_and_suggest_time -- --ignored --nocapture`.
+/// with `WHETSTONE_MEASURE=1 cargo test -p whetstone-tuner fit_and_suggest_time -- --ignored --nocapture`.
 #[test]
 #[ignore = "a timing, not a check: prints the seconds per step at 500 and 2,000 points"]
 fn fit_and_suggest_time() {
+    if !crate::testutil::measuring("fit_and_suggest_time") {
+        return;
+    }
     let problem = Problem::parse("correlated").unwrap();
     for n in [500, 2000] {
         let settings = BayesSettings { initial_points: 2, ..BayesSettings::default() };

@@ -44,7 +44,7 @@ fn optimum_is_the_maximum() {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn regret_shrinks_with_games_on_log() {
     let p = Problem::parse("log").unwrap();
     let settings = ClopSettings::default();

@@ -137,11 +137,14 @@ fn heat_maps_with_frozen_squares() {
     assert_eq!(images.len(), 6);
 }
 
-/// `cargo test --release -- --ignored --nocapture timing`: the time of every picture of the
-/// baked parameters.
+/// `WHETSTONE_MEASURE=1 cargo test -p whetstone-tuner -- --ignored --nocapture timing`: the time
+/// of every picture of the baked parameters.
 #[test]
 #[ignore]
 fn timing() {
+    if !crate::testutil::measuring("timing") {
+        return;
+    }
     let dir = TempDir::new("images-timing");
     let params = whetstone::eval::EvalParamSet::baked().into_set();
     let start = std::time::Instant::now();

@@ -18,6 +18,18 @@ pub use data::{
 pub use games::{fake_engine_spec, judge, knight_book, knob_engine, pair_judge, Judge};
 pub use settings::{test_settings, test_tune_settings};
 
+/// Whether an ignored test outside the slow suite runs: a measurement (figures for a person at an
+/// idle machine, not a check) runs only with `WHETSTONE_MEASURE=1`, so that
+/// `cargo test -p whetstone-tuner -- --ignored`, the slow suite as CI runs it, passes over it and
+/// says so.
+pub fn measuring(test: &str) -> bool {
+    let on = std::env::var_os("WHETSTONE_MEASURE").is_some_and(|v| v == "1");
+    if !on {
+        eprintln!("{test}: a measurement, not run (WHETSTONE_MEASURE=1 runs it)");
+    }
+    on
+}
+
 /// A fresh folder under the system's temporary directory, unique per test (`tag`, the process id
 /// and a counter), removed with everything in it when dropped, so a failing test leaves nothing
 /// behind. It derefs to its [`Path`], so `dir.join(..)` and `&dir` work where a path does; a test

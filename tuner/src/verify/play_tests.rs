@@ -37,7 +37,7 @@ fn contenders(start: EvalParamSet, tuned: EvalParamSet) -> Pairing {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn a_loss_fails_and_a_gain_passes_and_a_decided_verification_resumes_to_itself() {
     let dir = TempDir::new("verify");
     // A fresh flag for each match: a decided SPRT raises it.
@@ -57,7 +57,7 @@ fn a_loss_fails_and_a_gain_passes_and_a_decided_verification_resumes_to_itself()
 /// A verification stopped mid-way (Ctrl-C) is an error, not a verdict; resumed, it ends where
 /// an uninterrupted one ends (one thread, so pairs finish in order).
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn an_interrupted_verification_resumes_to_the_uninterrupted_verdict() {
     let dir = TempDir::new("verify-resume");
     let gained = contenders(crippled(), EvalParamSet::baked());

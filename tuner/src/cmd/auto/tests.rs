@@ -56,7 +56,7 @@ fn measured(stage: &serde_json::Value) -> serde_json::Value {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn two_cycles_run_every_stage_verify_each_tuning_stage_and_report_them() {
     let out = temp("cycles");
     run(&auto_args(&out, &["--cycles", "2"])).unwrap();
@@ -101,7 +101,7 @@ fn two_cycles_run_every_stage_verify_each_tuning_stage_and_report_them() {
 /// A run killed inside a stage (here: the Texel stage after 3 of its 6 epochs, checkpointed,
 /// before its verification) and resumed ends as the uninterrupted run ends.
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn a_run_resumed_mid_stage_ends_as_the_uninterrupted_one() {
     let (a, b) = (temp("straight"), temp("resumed"));
     let extra = ["--stages", "datagen,texel", "--cycles", "1"];
@@ -155,7 +155,7 @@ fn a_run_resumed_mid_stage_ends_as_the_uninterrupted_one() {
 /// the next cycle starts from its values, and --bake bakes the run's values; a run where nothing
 /// passes leaves the build alone.
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn a_passed_stage_is_kept_and_baked_and_a_run_with_none_bakes_nothing() {
     let out = temp("bake");
     let root = scratch_root(&out);
@@ -265,7 +265,7 @@ fn scorer_engine(dir: &TempDir) -> PathBuf {
 /// A rescore stage scores the datagen stage's positions with the teacher engine, and the Texel
 /// stage after it reads the scored copy instead of the datagen stage's own.
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn a_rescore_stage_hands_the_teachers_scores_to_the_texel_stage() {
     let out = temp("rescore");
     let engines = TempDir::new("auto-rescore-engine");

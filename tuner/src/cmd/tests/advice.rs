@@ -41,7 +41,7 @@ fn params() -> String {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn every_tuner_run_with_no_verify_ends_unverified_without_baking_advice() {
     let dir = TempDir::new("advice");
     let data = small_dataset();
@@ -72,7 +72,7 @@ fn every_tuner_run_with_no_verify_ends_unverified_without_baking_advice() {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn a_failed_verification_and_a_passed_screen_are_not_advised_for_baking() {
     let dir = TempDir::new("advice-failed");
     // Texel on results alone, pulled nowhere, at a learning rate that wrecks the values: the

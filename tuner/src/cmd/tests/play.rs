@@ -115,7 +115,7 @@ fn match_statistics_equal_the_pgn_results() {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn an_sprt_stops_the_match_on_its_decision() {
     let dir = TempDir::new("sprt");
     let out = dir.path("s");

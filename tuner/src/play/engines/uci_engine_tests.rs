@@ -335,10 +335,13 @@ fn drop_kills_an_engine_that_ignores_quit() {
 /// Per-move cost of this code: `go` round trips against the fake engine, compared with the
 /// same round trips done directly on the pipes (same engine, no reader thread or parsing),
 /// in alternating rounds; the best round of each is reported.
-/// `cargo test --release -- --ignored --nocapture round_trip`
+/// `WHETSTONE_MEASURE=1 cargo test -p whetstone-tuner -- --ignored --nocapture round_trip`
 #[test]
 #[ignore]
 fn round_trip_overhead() {
+    if !crate::testutil::measuring("round_trip_overhead") {
+        return;
+    }
     const ROUNDS: u32 = 6;
     const N: u32 = 500;
     let mut engine = fake("good");

@@ -115,7 +115,7 @@ fn a_game_in_coordinate_moves_and_one_in_san_end_by_the_rules() {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn failures_lose_the_game_for_the_engine_and_a_crashed_engine_is_restarted() {
     for (mode, termination) in [
         ("crash-on-go", Termination::Crash),

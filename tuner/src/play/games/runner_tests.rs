@@ -61,7 +61,7 @@ fn play_all(concurrency: usize) -> Vec<(usize, Vec<Vec<whetstone::Move>>)> {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn the_game_set_does_not_depend_on_the_thread_count() {
     let one = play_all(1);
     assert_eq!(one.len(), 4);

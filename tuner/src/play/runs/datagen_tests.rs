@@ -40,7 +40,7 @@ fn append(path: &Path, bytes: &[u8]) {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn a_resumed_run_writes_what_an_uninterrupted_one_writes() {
     let dir = TempDir::new("datagen");
     let go = AtomicBool::new(false);
@@ -131,7 +131,7 @@ fn random_plies_depend_on_the_pair_and_the_seed_alone() {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn every_format_holds_the_same_positions_and_scores_and_resumes() {
     use crate::dataset::stream::{read, ReadOptions};
     let dir = TempDir::new("datagen-formats");
@@ -300,10 +300,7 @@ mod external {
     }
 
     #[test]
-    #[cfg_attr(
-        not(feature = "slow-tests"),
-        ignore = "slow: cargo test -p whetstone-tuner --features slow-tests"
-    )]
+    #[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
     fn an_engine_that_ignores_node_limits_is_refused_before_any_game() {
         let dir = TempDir::new("datagen-nodes");
         let engine = legal_engine_with(&dir, "ignores-nodes", &["ignore-nodes"]);

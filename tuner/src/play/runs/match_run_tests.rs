@@ -84,7 +84,7 @@ fn append(path: &Path, bytes: &[u8]) {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn a_match_halted_after_some_pairs_and_resumed_ends_as_an_uninterrupted_one() {
     let handset = repo("params/handset.toml");
     let dir = TempDir::new("match-resume");
@@ -127,7 +127,7 @@ fn a_match_halted_after_some_pairs_and_resumed_ends_as_an_uninterrupted_one() {
 }
 
 #[test]
-#[cfg_attr(not(feature = "slow-tests"), ignore = "slow: cargo test -p whetstone-tuner --features slow-tests")]
+#[ignore = "slow: cargo test -p whetstone-tuner -- --ignored"]
 fn a_resumed_sprt_stops_after_the_pair_an_uninterrupted_one_stops_after() {
     // The hand-set values against a far weaker evaluation: H1 within a few pairs, on one thread
     // so that pairs finish in order and the stopping pair is fixed.
