@@ -7,7 +7,8 @@
 #   texel    every value re-tuned from the baked ones with the recipe params/eval.toml records (its
 #            1,365,243 Stockfish-scored positions beside the run's new ones, half result, half score);
 #   verify   SPRT [0, 5] against the baked values at 3 s + 0.03 s, up to 6,000 games; --bake bakes
-#            the values if it passes.
+#            the values if it passes (since 2026-12-06 only when the fit lowered the loss on the
+#            held-out games: otherwise the stage ends unplayed and keeps nothing).
 # Hours of work: datagen about 30 minutes, rescore about 15, Texel a few, the SPRT up to 8 hours at
 # about 12 games a minute. Resume any sitting: this script with --resume (the same OUT).
 # TUNE=path/to/tune (default: target/release/tune), OUT=run folder, BOOK=opening book,

@@ -487,12 +487,18 @@ fn finish(
         let m = Model { layout: &layout, store: &data.valid };
         (m.loss(&start, outcome.k), m.loss(&end, outcome.k))
     });
-    if let Some(standing) = held_out_gate(args, verify, found.changed(), held_out) {
+    if let Some(standing) = held_out_gate(args, verify, found.changed() && !under_way(args, &run), held_out) {
         return conclude_unplayed(&run, &found, standing, verify.bake).map(drop);
     }
     let mut play = PlayArgs::defaults();
     (play.concurrency, play.seed, play.quiet) = (args.concurrency, args.seed, args.quiet);
     conclude(&run, &found, verify, &play.settings(), args.resume).map(drop)
+}
+
+/// Whether a resumed run's verification has games already (its `verify/` or `verify-clock/`):
+/// they were asked for, so the gate below does not stop them.
+pub(crate) fn under_way(args: &TexelArgs, run: &RunDir) -> bool {
+    args.resume && ["verify", "verify-clock"].iter().any(|folder| run.file(folder).exists())
 }
 
 /// A run that moved values, asked for a verification and did not lower the held-out loss

@@ -144,6 +144,9 @@ pub fn run(args: &TexelArgs, binary: &Path) -> Result<()> {
                 "train_loss": last.0,
                 "start_valid_loss": Some(first.1).filter(|v| v.is_finite()),
                 "valid_loss": Some(last.1).filter(|v| v.is_finite()),
+                // What the held-out gate compares with the start: the fit's own loss (the
+                // options written are these values rounded).
+                "written_valid_loss": Some(last.1).filter(|v| v.is_finite()),
                 "frozen": fitted.frozen,
             });
             Outcome { columns, start: fitted.start, values: fitted.values, measured, summary }
@@ -285,6 +288,8 @@ fn probe_outcome(
         "k": last.map(|l| l.k),
         "start_valid_loss": first.map(|f| f.start_valid_loss),
         "valid_loss": last.map(|l| l.valid_loss),
+        // The loss of the values written, which after an early stop are a probe point's.
+        "written_valid_loss": Some(r.values_valid_loss).filter(|v| v.is_finite()),
         "nonlinear": first.map(|f| f.nonlinear.clone()),
         "left_out": r.left_out.len(),
     });
@@ -354,8 +359,8 @@ fn finish(
     } else if let Some(flat) = super::texel::held_out_gate(
         args,
         verify,
-        true,
-        outcome.measured["start_valid_loss"].as_f64().zip(outcome.measured["valid_loss"].as_f64()),
+        !super::texel::under_way(args, run),
+        outcome.measured["start_valid_loss"].as_f64().zip(outcome.measured["written_valid_loss"].as_f64()),
     ) {
         flat
     } else {

@@ -79,6 +79,9 @@ pub struct Rounds {
     /// The values the run ends with: the last fit when every option was linear or the rounds
     /// ran out, else the last probe point whose measured validation loss fell.
     pub values: Vec<(String, i32)>,
+    /// The validation loss of `values`: measured by its own probe when a probe point stands,
+    /// else the last fit's.
+    pub values_valid_loss: f64,
     pub start: Vec<(String, i32)>,
     /// Round 0's columns: every option that changed some evaluation, with its bounds.
     pub columns: Vec<Column>,
@@ -108,6 +111,7 @@ pub fn rounds(
     let mut out = Rounds {
         rounds: Vec::new(),
         values: Vec::new(),
+        values_valid_loss: f64::NAN,
         start: Vec::new(),
         columns: Vec::new(),
         notes: Vec::new(),
@@ -154,12 +158,14 @@ pub fn rounds(
             // the best measured, stands.
             if let Some(last) = out.rounds.last() {
                 out.values = last.probed_at.clone();
+                out.values_valid_loss = best_loss;
             }
             out.rounds.push(round);
             break;
         }
         best_loss = round.start_valid_loss;
         out.values = round.fitted.clone();
+        out.values_valid_loss = round.valid_loss;
         let all_linear = round.nonlinear.is_empty();
         // Move: the next round probes at the fitted values, and only the options that curve.
         for (name, value) in &round.fitted {

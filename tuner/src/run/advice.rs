@@ -39,8 +39,8 @@ pub fn advice(standing: &Standing, run: &Path, baking: &Baking) -> String {
             "NOT PLAYED: the tuned values fit the held-out positions no better than the start (validation \
              loss {start:.6} -> {end:.6}), so nothing is advised for baking and no games were spent looking \
              for a gain the data does not show. What to try: data of another kind (a stronger engine's \
-             scores: tune dataset rescore), new terms alone (--only), a weaker pull toward the start \
-             (--l2); or play these values anyway:\n  {confirm}"
+             scores: tune dataset rescore), new terms alone (--only), another pull toward the start \
+             (--l2); or play these values anyway:\n  {confirm}\n(or rerun with --verify-flat)"
         ),
         Standing::Unverified(reason) => format!(
             "UNVERIFIED ({reason}): no games have shown this result to be a gain, and a lower loss alone \

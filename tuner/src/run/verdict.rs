@@ -124,7 +124,9 @@ impl Standing {
             Standing::Verified(v) => serde_json::to_value(v).unwrap_or_default(),
             Standing::Unverified(reason) => serde_json::json!({ "outcome": "unverified", "reason": reason }),
             Standing::NoHeldOutGain { start, end } => {
-                serde_json::json!({ "outcome": "no_held_out_gain", "start_valid_loss": start, "valid_loss": end })
+                // The values as written (rounded), not the last epoch's: result.json's top-level
+                // losses are those.
+                serde_json::json!({ "outcome": "no_held_out_gain", "start_loss": start, "written_loss": end })
             }
             Standing::Unchanged => serde_json::json!({ "outcome": "unchanged" }),
         }
@@ -137,8 +139,8 @@ impl Standing {
                 value.get("reason").and_then(|r| r.as_str()).unwrap_or("not verified").to_string(),
             )),
             "no_held_out_gain" => Some(Standing::NoHeldOutGain {
-                start: value.get("start_valid_loss")?.as_f64()?,
-                end: value.get("valid_loss")?.as_f64()?,
+                start: value.get("start_loss")?.as_f64()?,
+                end: value.get("written_loss")?.as_f64()?,
             }),
             "unchanged" => Some(Standing::Unchanged),
             _ => serde_json::from_value(value.clone()).ok().map(Standing::Verified),

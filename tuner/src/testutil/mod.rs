@@ -23,9 +23,20 @@ pub use settings::{test_settings, test_tune_settings};
 /// `cargo test -p whetstone-tuner -- --ignored`, the slow suite as CI runs it, passes over it and
 /// says so.
 pub fn measuring(test: &str) -> bool {
-    let on = std::env::var_os("WHETSTONE_MEASURE").is_some_and(|v| v == "1");
+    asked_for(test, "WHETSTONE_MEASURE", "a measurement")
+}
+
+/// Whether an ignored test that plays real engines from `/usr/games` runs: only with
+/// `WHETSTONE_REAL_ENGINES=1`, as the slow suite (and CI) should not depend on what a machine has
+/// installed nor on clocks kept by other programs.
+pub fn real_engines(test: &str) -> bool {
+    asked_for(test, "WHETSTONE_REAL_ENGINES", "plays real engines")
+}
+
+fn asked_for(test: &str, variable: &str, what: &str) -> bool {
+    let on = std::env::var_os(variable).is_some_and(|v| v == "1");
     if !on {
-        eprintln!("{test}: a measurement, not run (WHETSTONE_MEASURE=1 runs it)");
+        eprintln!("{test}: {what}, not run ({variable}=1 runs it)");
     }
     on
 }

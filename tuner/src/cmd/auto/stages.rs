@@ -40,15 +40,20 @@ pub(super) fn budget(args: &AutoArgs) -> f64 {
 
 /// What stage `index` of a cycle is expected to take: its last run's time in this run, or an
 /// estimate. A datagen stage counts the stage after it too: its positions are worth nothing
-/// until a tuner has used them.
+/// until a tuner has used them. A tuning stage that last played no verification (it moved
+/// nothing, or its held-out loss did not fall) is expected to take at least the estimate, as
+/// this time it may play one.
 pub(super) fn expected_seconds(args: &AutoArgs, state: &State, index: usize) -> f64 {
     let of = |stage: Stage| {
-        state
-            .stages
-            .iter()
-            .rev()
-            .find(|r| r.stage == stage)
-            .map_or_else(|| estimate_seconds(args, state, stage), |r| r.seconds)
+        let estimate = || estimate_seconds(args, state, stage);
+        state.stages.iter().rev().find(|r| r.stage == stage).map_or_else(estimate, |r| {
+            let unplayed = matches!(r.verdict.as_deref(), Some("unchanged" | "no_held_out_gain"));
+            if unplayed {
+                r.seconds.max(estimate())
+            } else {
+                r.seconds
+            }
+        })
     };
     let stage = args.stages[index];
     if stage.tunes() {

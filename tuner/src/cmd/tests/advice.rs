@@ -1,6 +1,6 @@
-//! No tuning command advises baking a result that failed or was not verified: each one, run at
-//! toy size to an unverified or failed end, records advice (result.json `advice`, printed last)
-//! that names no `tune export` and no rebuild.
+//! No tuning command advises baking a result that failed, was not verified or was not played:
+//! each one, run at toy size to an unverified, unplayed or failed end, records advice
+//! (result.json `advice`, printed last) that names no `tune export` and no rebuild.
 
 use std::path::Path;
 

@@ -233,13 +233,16 @@ fn a_gauntlet_refuses_a_node_limit_for_an_xboard_engine_before_any_game() {
 
 /// Against the xboard engines Debian packages (`apt-get install fairymax phalanx`), skipped with
 /// a message when they are absent; ignored because it takes about 30 s of two cores:
-/// `cargo test -p whetstone-tuner -- --ignored xboard_engines`. Every game must end without a
+/// `WHETSTONE_REAL_ENGINES=1 cargo test -p whetstone-tuner -- --ignored xboard_engines`. Every game must end without a
 /// failure on either side (an illegal move, a refused move or a misread answer would be one);
 /// the clock has a 500 ms margin, as on a loaded machine (five jobs on two cores) a process can
 /// wait that long to be scheduled: at 2+0.02 without one, 1 game in 30 was lost on time.
 #[test]
 #[ignore]
 fn a_gauntlet_against_real_xboard_engines_plays_clean_games() {
+    if !crate::testutil::real_engines("a_gauntlet_against_real_xboard_engines_plays_clean_games") {
+        return;
+    }
     let engines =
         [("fairymax", "/usr/games/fairymax", ""), ("phalanx", "/usr/games/phalanx", "args = [\"-l-\"]\n")];
     let present: Vec<_> = engines.iter().filter(|(_, path, _)| Path::new(path).exists()).collect();

@@ -381,10 +381,14 @@ fn round_trip_overhead() {
     println!("per move: go() {ours:?}, raw pipes {raw:?}, difference {:?}", ours.abs_diff(raw));
 }
 
-/// Against a real engine, when one is installed (`apt-get install stockfish`).
+/// Against a real engine, when one is installed (`apt-get install stockfish`):
+/// `WHETSTONE_REAL_ENGINES=1 cargo test -p whetstone-tuner -- --ignored stockfish`.
 #[test]
 #[ignore]
 fn stockfish() {
+    if !crate::testutil::real_engines("stockfish") {
+        return;
+    }
     let command = PathBuf::from("/usr/games/stockfish");
     if !command.exists() {
         eprintln!("no {}: skipped", command.display());
