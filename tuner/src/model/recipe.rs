@@ -9,50 +9,17 @@
 //! defaults; a recorded file missing on this machine is an error that says how to make it again,
 //! unless the run is told to fall back to the bundled data.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use anyhow::{bail, Context, Result};
 
+pub use crate::model::traces::ScoreK;
 use crate::model::validation;
 use crate::run::provenance::{HeldOut, Provenance, Recipe};
 
 /// The labelled positions a fit reads when neither the user nor the starting file names any:
 /// positions of today's build's own games, scored by Ethereal 12 at depth 8 (datasets/README.md).
 pub const DEFAULT_DATA: &str = "datasets/whetstone-selfplay-113k.epd";
-
-/// Which sigmoid scale turns search scores into targets.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ScoreK {
-    /// The evaluation's K, fitted on the results: right for our own engine's scores.
-    #[default]
-    Eval,
-    /// Fitted on the search scores against the results: for another engine's centipawns.
-    Fit,
-}
-
-impl FromStr for ScoreK {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<ScoreK, String> {
-        match text {
-            "eval" => Ok(ScoreK::Eval),
-            "fit" => Ok(ScoreK::Fit),
-            _ => Err(format!("'{text}' is not a score scale (eval or fit)")),
-        }
-    }
-}
-
-impl fmt::Display for ScoreK {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ScoreK::Eval => "eval",
-            ScoreK::Fit => "fit",
-        })
-    }
-}
 
 /// A fit's data and objective, resolved.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,9 @@
 //! validation positions by the dataset's hold-out rule (`dataset/holdout.rs`). Shared by `tune
 //! texel`, the Texel fitness of the black-box tuners and `tune bench`.
 
+use std::fmt;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -11,12 +13,43 @@ use whetstone::eval::{trace_into, Tracer};
 
 use crate::dataset::holdout::{GameCounter, GameMark, HoldOut};
 use crate::dataset::{self, LoadOptions};
-use crate::model::recipe::ScoreK;
 use crate::model::store::{Compact, TraceStore};
 
 thread_local! {
     /// One reusable tracer per loading thread.
     static TRACER: std::cell::RefCell<Tracer> = std::cell::RefCell::new(Tracer::new(whetstone::eval::baked::idx::COUNT));
+}
+
+/// Which sigmoid scale turns search scores into targets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoreK {
+    /// The evaluation's K, fitted on the results: right for our own engine's scores.
+    #[default]
+    Eval,
+    /// Fitted on the search scores against the results: for another engine's centipawns.
+    Fit,
+}
+
+impl FromStr for ScoreK {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ScoreK, String> {
+        match text {
+            "eval" => Ok(ScoreK::Eval),
+            "fit" => Ok(ScoreK::Fit),
+            _ => Err(format!("'{text}' is not a score scale (eval or fit)")),
+        }
+    }
+}
+
+impl fmt::Display for ScoreK {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ScoreK::Eval => "eval",
+            ScoreK::Fit => "fit",
+        })
+    }
 }
 
 /// Traced datasets, split into training and validation sets.

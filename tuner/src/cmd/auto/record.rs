@@ -9,10 +9,13 @@ use serde::{Deserialize, Serialize};
 use whetstone::eval::EvalParamSet;
 use whetstone::search::SearchParamSet;
 
-use super::stages::RESCORED_FILE;
 use super::Stage;
 use crate::play::runs::datagen::POSITIONS_FILE;
 use crate::run::RunDir;
+
+/// The rescore stage's output in its folder (the Texel stages read it in place of the datagen
+/// stage's positions).
+pub(super) const RESCORED_FILE: &str = "positions.epd";
 
 /// The loop's checkpoint (`auto.json`).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -84,6 +87,29 @@ pub(super) struct StageRecord {
     /// The Elo of every kept stage so far, summed, and the 95% half-width of that sum.
     pub(super) cumulative_elo: f64,
     pub(super) cumulative_error: f64,
+}
+
+impl StageRecord {
+    /// A finished Texel stage of cycle 1 that played no games, for tests.
+    #[cfg(test)]
+    pub(super) fn texel_example(verdict: &str, seconds: f64) -> StageRecord {
+        StageRecord {
+            cycle: 1,
+            stage: Stage::Texel,
+            dir: PathBuf::from("cycle-1/texel"),
+            command: "tune texel".into(),
+            seconds,
+            games: 0,
+            positions: None,
+            verdict: Some(verdict.into()),
+            elo: None,
+            elo_error: None,
+            llr: None,
+            kept: false,
+            cumulative_elo: 0.0,
+            cumulative_error: 0.0,
+        }
+    }
 }
 
 /// log.csv's row: numbers the report charts by the stage's number (Elo of each stage, the

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::{bail, Result};
 use whetstone::search::SearchParamSet;
 
-use super::record::State;
+use super::record::{State, RESCORED_FILE};
 use super::texel_plan::TexelPlan;
 use super::{AutoArgs, Stage};
 use crate::cmd::args::parse_args;
@@ -20,9 +20,6 @@ use crate::verify::{CLOCK, CLOCK_GAMES, SCREEN_GAMES};
 /// safe; used only until a stage has run once and its own time is known.
 pub(super) const PLIES_PER_GAME: f64 = 110.0;
 pub(super) const NODES_PER_SECOND: f64 = 2.0e6;
-
-/// The rescore stage's output in its folder.
-pub(super) const RESCORED_FILE: &str = "positions.epd";
 
 /// Core-seconds a rescore search is expected to take: Stockfish 15.1 at depth 8 scored 530
 /// positions a second on 2 cores here (docs/tuning.md); used until a rescore stage has run.

@@ -379,24 +379,8 @@ fn a_stage_that_played_no_verification_is_expected_to_take_at_least_its_estimate
     let texel = args.stages.iter().position(|&s| s == Stage::Texel).unwrap();
     let estimate = stages::estimate_seconds(&args, &state, Stage::Texel);
     assert!(estimate > 60.0, "a clock verification is minutes at least: {estimate}");
-    let record = |verdict: &str| record::StageRecord {
-        cycle: 1,
-        stage: Stage::Texel,
-        dir: dir.join("cycle-1/texel"),
-        command: String::new(),
-        seconds: 5.0,
-        games: 0,
-        positions: None,
-        verdict: Some(verdict.to_string()),
-        elo: None,
-        elo_error: None,
-        llr: None,
-        kept: false,
-        cumulative_elo: 0.0,
-        cumulative_error: 0.0,
-    };
     for (verdict, expected) in [("no_held_out_gain", estimate), ("unchanged", estimate), ("failed", 5.0)] {
-        state.stages = vec![record(verdict)];
+        state.stages = vec![record::StageRecord::texel_example(verdict, 5.0)];
         assert_eq!(stages::expected_seconds(&args, &state, texel), expected, "{verdict}");
     }
 }

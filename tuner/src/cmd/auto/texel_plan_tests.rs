@@ -41,25 +41,6 @@ fn start(dir: &TempDir, recipe_data: Option<&[&Path]>, tool: &str) -> PathBuf {
     path
 }
 
-fn texel_record() -> StageRecord {
-    StageRecord {
-        cycle: 1,
-        stage: Stage::Texel,
-        dir: PathBuf::from("cycle-1/texel"),
-        command: "tune texel".into(),
-        seconds: 1.0,
-        games: 0,
-        positions: None,
-        verdict: Some("failed".into()),
-        elo: None,
-        elo_error: None,
-        llr: None,
-        kept: false,
-        cumulative_elo: 0.0,
-        cumulative_error: 0.0,
-    }
-}
-
 #[test]
 fn new_terms_are_the_tunable_terms_at_zero_but_their_fixed_elements() {
     let dir = TempDir::new("plan-new-terms");
@@ -130,7 +111,7 @@ fn a_tuned_start_continues_its_recipe_and_tunes_its_new_terms_first() {
 
     // After a first Texel stage every value is tuned; the user's --only wins from the start.
     let mut later = state.clone();
-    later.stages.push(texel_record());
+    later.stages.push(StageRecord::texel_example("failed", 1.0));
     assert!(TexelPlan::of(&args(&params, None), &later).unwrap().only.is_empty());
     assert!(TexelPlan::of(&args(&params, Some("--only 'pst.*'")), &state).unwrap().only.is_empty());
     // Data the run already reads is not named twice.

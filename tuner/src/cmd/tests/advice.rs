@@ -36,6 +36,10 @@ fn assert_no_baking(out: &Path, outcome: &str) {
     assert!(!text.contains("tune export") && !text.contains("cargo build"), "{outcome}: {text}");
 }
 
+/// The verification both runs of the failed Texel fit play: a short screen with wide bounds.
+const SCREEN: [&str; 8] =
+    ["--verify-nodes", "300", "--verify-bounds", "0", "40", "--concurrency", "2", "--quiet"];
+
 fn params() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/eval.toml").display().to_string()
 }
@@ -97,19 +101,12 @@ fn a_failed_verification_and_a_passed_screen_are_not_advised_for_baking() {
             "0",
             "--min-coverage",
             "0",
-            "--verify-nodes",
-            "300",
             "--verify-games",
             "60",
-            "--verify-bounds",
-            "0",
-            "40",
-            "--concurrency",
-            "2",
-            "--quiet",
             "--out",
             out,
         ];
+        words.extend(SCREEN);
         words.extend(extra);
         tune(&words);
     };
@@ -123,20 +120,7 @@ fn a_failed_verification_and_a_passed_screen_are_not_advised_for_baking() {
     assert!(["failed", "undecided"].contains(&outcome.as_str()), "{outcome}");
     assert_no_baking(&out, &outcome);
     // `tune verify` of the same run, played again with more games, advises no baking either.
-    tune(&[
-        "verify",
-        &out_text,
-        "--verify-nodes",
-        "300",
-        "--verify-games",
-        "80",
-        "--verify-bounds",
-        "0",
-        "40",
-        "--concurrency",
-        "2",
-        "--quiet",
-    ]);
+    tune(&[&["verify", &out_text, "--verify-games", "80"][..], &SCREEN[..]].concat());
     let (outcome, _) = advice(&out);
     assert_no_baking(&out, &outcome);
 }
