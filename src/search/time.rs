@@ -74,9 +74,15 @@ impl TimeManager {
             return TimeManager { start, soft: None, hard: None, start_percent };
         };
         let inc = limits.inc[side.index()];
-        // Never plan to use time we do not have: keep the overhead and a small reserve back.
-        let usable = left.saturating_sub(overhead_ms).saturating_sub(left / 50).max(1);
         let moves_left = limits.movestogo.map_or(plan.moves_left.max(1), |m| m.clamp(1, 50) as u64);
+        // Never plan to use time we do not have: keep the overhead and a small reserve back. At
+        // sudden death nothing refills the clock, and spending a share of what is left lets it
+        // decay towards nothing: at 10 s + 0 one game in eight reached under 0.1 s (docs/strength.md).
+        // So there the reserve is one overhead for each move still planned for, as Stockfish keeps
+        // (below it the engine plays at once); with an increment or moves to go it stays a fiftieth.
+        let sudden_death = inc == 0 && limits.movestogo.is_none();
+        let reserve = if sudden_death { (left / 50).max(overhead_ms * moves_left) } else { left / 50 };
+        let usable = left.saturating_sub(overhead_ms).saturating_sub(reserve).max(1);
         let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2).max(1);
         let hard =
             (soft * 4).min(if moves_left == 1 { usable * 9 / 10 } else { usable / 3 }).max(soft.min(usable));

@@ -48,3 +48,19 @@ fn the_plan_spreads_the_clock() {
     assert!(!TimeManager { start_percent: 20, ..early.clone() }.may_start_iteration(100));
     assert!(TimeManager { start_percent: 20, ..early.clone() }.may_start_iteration(200));
 }
+
+#[test]
+fn sudden_death_keeps_a_reserve_of_one_overhead_a_move() {
+    let plan = TimePlan { moves_left: 20, start_percent: 60 };
+    let soft = |left: u64, inc: u64, mtg: Option<u32>| {
+        let limits = Limits { time: [Some(left), None], inc: [inc, 0], movestogo: mtg, ..Limits::default() };
+        TimeManager::new(&limits, Color::White, 25, plan).soft.unwrap().as_millis() as u64
+    };
+    // 10 s + 0: 25 ms for each of 20 moves (500 ms) kept back besides the overhead.
+    assert_eq!(soft(10_000, 0, None), (10_000 - 25 - 500) / 20);
+    // Once the clock is down to the reserve the engine plays at once.
+    assert_eq!(soft(500, 0, None), 1);
+    // With an increment or moves to go the reserve stays a fiftieth of the clock.
+    assert_eq!(soft(10_000, 100, None), (10_000 - 25 - 200) / 20 + 75);
+    assert_eq!(soft(10_000, 0, Some(40)), (10_000 - 25 - 200) / 40);
+}
