@@ -51,37 +51,37 @@ pub mod idx {
 /// Half-width of the first aspiration window around the previous score (cp).
 #[rustfmt::skip]
 pub const ASPIRATION_WINDOW: [i32; 1] = [
-    20,
+    13,
 ];
 
 /// Null-move reduction at any depth (plies).
 #[rustfmt::skip]
 pub const NMP_BASE: [i32; 1] = [
-    3,
+    4,
 ];
 
 /// Null-move reduction grows by one ply per this many plies of depth.
 #[rustfmt::skip]
 pub const NMP_DEPTH_DIVISOR: [i32; 1] = [
-    4,
+    3,
 ];
 
 /// Null-move reduction grows by one ply per this much static eval above beta (cp), at most 3.
 #[rustfmt::skip]
 pub const NMP_EVAL_DIVISOR: [i32; 1] = [
-    200,
+    209,
 ];
 
 /// Late-move reduction: base, hundredths of a ply (r = base + ln(depth) * ln(moves) / divisor).
 #[rustfmt::skip]
 pub const LMR_BASE: [i32; 1] = [
-    75,
+    79,
 ];
 
 /// Late-move reduction: divisor, hundredths.
 #[rustfmt::skip]
 pub const LMR_DIVISOR: [i32; 1] = [
-    225,
+    199,
 ];
 
 /// Late-move reduction: extra plies at expected cut nodes (zero-window children of reduced or null-window searches).
@@ -93,7 +93,7 @@ pub const LMR_CUT_NODE: [i32; 1] = [
 /// SEE pruning of quiet moves at depth <= 8 that lose more than this times depth squared (cp; 0: off).
 #[rustfmt::skip]
 pub const SEE_QUIET_MARGIN: [i32; 1] = [
-    30,
+    28,
 ];
 
 /// Reverse futility pruning: margin per ply of depth (cp).
@@ -111,13 +111,13 @@ pub const RFP_MAX_DEPTH: [i32; 1] = [
 /// Futility pruning of quiet moves: margin at depth 0 (cp).
 #[rustfmt::skip]
 pub const FUTILITY_BASE: [i32; 1] = [
-    100,
+    98,
 ];
 
 /// Futility pruning of quiet moves: margin per ply of depth (cp).
 #[rustfmt::skip]
 pub const FUTILITY_PER_DEPTH: [i32; 1] = [
-    80,
+    74,
 ];
 
 /// Futility pruning: deepest depth where it applies.
@@ -129,7 +129,7 @@ pub const FUTILITY_MAX_DEPTH: [i32; 1] = [
 /// Late-move pruning: quiet moves tried before the rest are skipped, at depth 0.
 #[rustfmt::skip]
 pub const LMP_BASE: [i32; 1] = [
-    3,
+    4,
 ];
 
 /// Late-move pruning: deepest depth where it applies.
@@ -141,25 +141,25 @@ pub const LMP_MAX_DEPTH: [i32; 1] = [
 /// Captures losing more than this per ply of depth (SEE, cp) are skipped at low depth.
 #[rustfmt::skip]
 pub const SEE_CAPTURE_MARGIN: [i32; 1] = [
-    100,
+    94,
 ];
 
 /// Delta pruning: a capture that cannot lift the score within this of alpha is skipped (cp).
 #[rustfmt::skip]
 pub const QSEARCH_DELTA: [i32; 1] = [
-    200,
+    215,
 ];
 
 /// Soft time limit, in percent, after the score dropped by a third of a pawn or more.
 #[rustfmt::skip]
 pub const TIME_PANIC_PERCENT: [i32; 1] = [
-    200,
+    203,
 ];
 
 /// Soft time limit: the clock is planned over this many moves still to play (when the GUI gives no movestogo).
 #[rustfmt::skip]
 pub const TIME_MOVES_LEFT: [i32; 1] = [
-    20,
+    21,
 ];
 
 /// Another iteration starts only while this share (percent) of the soft budget is unspent.
@@ -171,7 +171,7 @@ pub const TIME_START_PERCENT: [i32; 1] = [
 /// Singular extensions: shallowest depth where the hash move is tested for being the only good move.
 #[rustfmt::skip]
 pub const SINGULAR_MIN_DEPTH: [i32; 1] = [
-    7,
+    6,
 ];
 
 /// Singular extensions: the other moves must stay this far below the hash move's score, in eighths of a cp per ply of depth.
@@ -183,13 +183,13 @@ pub const SINGULAR_MARGIN: [i32; 1] = [
 /// Correction history: weight (percent) of the static-evaluation correction learned per pawn structure (0: off).
 #[rustfmt::skip]
 pub const CORR_PAWN: [i32; 1] = [
-    100,
+    94,
 ];
 
 /// Correction history: weight (percent) of the corrections learned per placement of each side's other pieces (0: off).
 #[rustfmt::skip]
 pub const CORR_NON_PAWN: [i32; 1] = [
-    50,
+    54,
 ];
 
 /// Razoring: at depth <= 3 in non-PV nodes, a static evaluation this far per ply below alpha goes to quiescence, and returns if that fails low too (cp; 0: off).

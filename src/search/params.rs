@@ -74,7 +74,7 @@ mod tests {
     #[test]
     fn built_in_search_params_load() {
         let p = SearchParams::default();
-        assert_eq!(p[idx::NMP_BASE], 3);
+        assert_eq!(p[idx::NMP_BASE], 4);
         assert!(p.reduction(10, 20) >= 2 && p.reduction(1, 1) == 0);
     }
 

@@ -47,7 +47,7 @@ pub struct TimePlan {
 /// searches that run without the search constants at hand.
 impl Default for TimePlan {
     fn default() -> TimePlan {
-        TimePlan { moves_left: 20, start_percent: 60 }
+        TimePlan { moves_left: 21, start_percent: 60 }
     }
 }
 
