@@ -374,7 +374,7 @@ fn a_clock_spsa_stage_plays_at_the_clock_and_tunes_the_time_constants() {
 #[test]
 fn the_spsa_stage_leaves_switched_off_features_alone() {
     let dir = temp("spsa-only");
-    let mut search = whetstone::search::SearchParamSet::baked();
+    let search = whetstone::search::SearchParamSet::baked();
     let chosen = |search: &whetstone::search::SearchParamSet| {
         spsa_only(&auto_args(&dir, &["--tune-tc", "2+0.02"]), search)
     };
@@ -383,9 +383,9 @@ fn the_spsa_stage_leaves_switched_off_features_alone() {
     assert!(names.contains(&"lmr.divisor".to_string()) && names.contains(&"time.moves_left".to_string()));
     let shipped_off = search.terms.iter().filter(|t| t.min == 0 && t.mg.iter().all(|&v| v == 0)).count();
     assert_eq!(names.len(), search.terms.len() - shipped_off);
-    let probcut = search.terms.iter_mut().find(|t| t.name == "probcut.margin").unwrap();
-    (probcut.mg[0], probcut.eg[0]) = (100, 100);
-    assert!(chosen(&search).contains(&"probcut.margin".to_string()));
+    let mut values = search.values();
+    values[whetstone::search::baked::idx::PROBCUT_MARGIN] = 100;
+    assert!(chosen(&search.with_values(&values)).contains(&"probcut.margin".to_string()));
 }
 
 /// A tuning stage that last played no verification (its held-out loss did not fall, or it moved
