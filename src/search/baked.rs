@@ -246,7 +246,7 @@ pub const LMR_SHALLOWER_MARGIN: [i32; 1] = [
 /// ProbCut: in non-PV nodes at depth >= 5, a good capture whose quiescence and 4-ply-shallower searches both beat beta by this margin cuts off (cp; 0: off).
 #[rustfmt::skip]
 pub const PROBCUT_MARGIN: [i32; 1] = [
-    0,
+    100,
 ];
 
 /// Correction history: weight (percent) of the corrections learned per placement of both sides' knights and bishops (0: off).
@@ -300,7 +300,7 @@ pub const PRUNE_REDUCED_DEPTH: [i32; 1] = [
 /// Internal iterative reduction: a node without a move from the table is searched a ply shallower from this depth on, being probably less important than the table thought (plies; 0: off).
 #[rustfmt::skip]
 pub const IIR_MIN_DEPTH: [i32; 1] = [
-    4,
+    0,
 ];
 
 /// Late-move reduction: a move is reduced one ply less for each this many points of its history (the butterfly and two continuation tables summed), one ply more for each this many below zero (Ethereal 12: 5,000, within 2 plies).
@@ -318,7 +318,7 @@ pub const LMR_HISTORY_CLAMP: [i32; 1] = [
 /// SEE pruning of late quiet moves with Ethereal's shape: a quiet move is dropped when it loses more than this many cp times the depth by exchange, to depth 9, in place of the rule by the square of the depth (`see.quiet_margin`), which hardly prunes above depth 4 (cp per ply; 0: off).
 #[rustfmt::skip]
 pub const SEE_QUIET_LINEAR: [i32; 1] = [
-    0,
+    58,
 ];
 
 /// SEE pruning of captures with Ethereal's shape: a capture is dropped when it loses more than this many cp times the square of the depth by exchange, to depth 9, in place of the linear rule to depth 6 (`see.capture_margin`) (cp per ply squared; 0: off).
@@ -330,7 +330,7 @@ pub const SEE_CAPTURE_QUADRATIC: [i32; 1] = [
 /// Futility pruning's first tier, as Ethereal's: at a depth futility applies to, a late quiet move whose history (the butterfly and two continuation tables summed) is below this (half of it when the evaluation is improving) is dropped, with the rest of the quiets, when the evaluation plus `futility.per_depth` times the depth (no `futility.base`) is still at most alpha (0: off).
 #[rustfmt::skip]
 pub const FUTILITY_HISTORY_GATE: [i32; 1] = [
-    0,
+    12000,
 ];
 
 /// Quiescence search, as Ethereal's: outside check, a capture or promotion is searched only if it wins at least 1 cp by exchange and at least what the score still needs to reach alpha less this margin, `max(1, alpha - stand pat - margin)`, in place of keeping every capture that does not lose material (cp; 0: off).
@@ -348,7 +348,7 @@ pub const EXTENSION_HISTORY: [i32; 1] = [
 /// The history tables (butterfly, continuation, capture) are kept whole from one search of a game to the next, as Ethereal 12 keeps them, in place of being halved at each new search so that the newest counts most (1: kept whole; 0: halved).
 #[rustfmt::skip]
 pub const HISTORY_NO_AGEING: [i32; 1] = [
-    0,
+    1,
 ];
 
 /// History bonus of a move that caused a cutoff (and the malus of the quiet moves tried before it): this times the square of the depth, plus `history.bonus_linear` times the depth, at most `history.bonus_max`. Ethereal's is 32·d², at most 12,800, and keeps growing to depth 20 where ours stops at 11.
