@@ -171,8 +171,9 @@ impl Searcher<'_> {
         }
 
         // Step 7. Internal iterative reduction: without a hash move this node is probably less
-        // important than the table thought; search it shallower.
-        if depth >= 4 && tt_move.is_null() && excluded.is_null() {
+        // important than the table thought; search it shallower (from `iir.min_depth`).
+        let iir_depth = p[idx::IIR_MIN_DEPTH];
+        if iir_depth > 0 && depth >= iir_depth && tt_move.is_null() && excluded.is_null() {
             depth -= 1;
         }
 
@@ -217,11 +218,19 @@ impl Searcher<'_> {
                     };
                     // Futility pruning: even a good quiet move cannot lift the score to alpha
                     // (later moves are reduced at least as much, so none of them can either).
-                    if prune_depth <= p[idx::FUTILITY_MAX_DEPTH]
-                        && eval + p[idx::FUTILITY_BASE] + p[idx::FUTILITY_PER_DEPTH] * prune_depth <= alpha
-                    {
-                        picker.skip_quiets();
-                        continue;
+                    // With `futility.history_gate`, Ethereal's first tier also drops quiets of a
+                    // poor record by the smaller margin without the base (quiets come in history
+                    // order, so the rest have no better record).
+                    if prune_depth <= p[idx::FUTILITY_MAX_DEPTH] {
+                        let margin = p[idx::FUTILITY_PER_DEPTH] * prune_depth;
+                        let gate = p[idx::FUTILITY_HISTORY_GATE] / (1 + improving as i32);
+                        let poor_record = || self.history.quiet_score(&self.pos, m, conts) < gate;
+                        if eval + p[idx::FUTILITY_BASE] + margin <= alpha
+                            || (gate > 0 && eval + margin <= alpha && poor_record())
+                        {
+                            picker.skip_quiets();
+                            continue;
+                        }
                     }
                     // History pruning: quiet moves that kept failing after these predecessors.
                     if p[idx::HISTORY_PRUNE_MARGIN] > 0
@@ -231,17 +240,41 @@ impl Searcher<'_> {
                     {
                         continue;
                     }
-                    // SEE pruning of quiet moves that hang material.
-                    if p[idx::SEE_QUIET_MARGIN] > 0
-                        && prune_depth <= 8
-                        && !see_ge(&self.pos, m, -p[idx::SEE_QUIET_MARGIN] * prune_depth * prune_depth)
-                    {
+                    // Continuation-history pruning (`history.cont_prune`), as Ethereal's: at low
+                    // depth a quiet move that failed after the move one ply back, or failed badly
+                    // after the move two plies back, is dropped, each table judged on its own
+                    // (and less readily while the evaluation is improving).
+                    if p[idx::HISTORY_CONT_PRUNE] > 0 && prune_depth <= 3 - improving as i32 {
+                        let [one_back, two_back] = self.history.continuation_scores(&self.pos, m, conts);
+                        let (one_limit, two_limit) = if improving { (-1000, -4000) } else { (0, -2000) };
+                        if one_back < one_limit || two_back < two_limit {
+                            continue;
+                        }
+                    }
+                    // SEE pruning of quiet moves that hang material: by a margin growing with the
+                    // square of the depth, or (`see.quiet_linear`) Ethereal's linear one, which
+                    // still prunes at the depths a longer search spends its nodes in.
+                    let see_margin = if p[idx::SEE_QUIET_LINEAR] > 0 {
+                        (prune_depth <= 9).then(|| -p[idx::SEE_QUIET_LINEAR] * prune_depth)
+                    } else {
+                        (p[idx::SEE_QUIET_MARGIN] > 0 && prune_depth <= 8)
+                            .then(|| -p[idx::SEE_QUIET_MARGIN] * prune_depth * prune_depth)
+                    };
+                    if see_margin.is_some_and(|margin| !see_ge(&self.pos, m, margin)) {
                         continue;
                     }
                 }
-                // SEE pruning of captures that lose too much material.
-                if !quiet && depth <= 6 && !see_ge(&self.pos, m, -p[idx::SEE_CAPTURE_MARGIN] * depth) {
-                    continue;
+                // SEE pruning of captures that lose too much material: linearly to depth 6, or
+                // (`see.capture_quadratic`) by the square of the depth to depth 9, as Ethereal.
+                if !quiet {
+                    let see_margin = if p[idx::SEE_CAPTURE_QUADRATIC] > 0 {
+                        (depth <= 9).then(|| -p[idx::SEE_CAPTURE_QUADRATIC] * depth * depth)
+                    } else {
+                        (depth <= 6).then(|| -p[idx::SEE_CAPTURE_MARGIN] * depth)
+                    };
+                    if see_margin.is_some_and(|margin| !see_ge(&self.pos, m, margin)) {
+                        continue;
+                    }
                 }
             }
 
@@ -284,9 +317,21 @@ impl Searcher<'_> {
                 }
             }
             // Check extension, for checks that do not lose material (a losing check rarely
-            // leads anywhere and extending it costs a ply of depth elsewhere).
-            if extension == 0 && gives_check && see_ge(&self.pos, m, 0) {
-                extension = 1;
+            // leads anywhere and extending it costs a ply of depth elsewhere); or
+            // (`extension.in_check`) Ethereal's, every move of a node in check, below the root.
+            if extension == 0 {
+                extension = if p[idx::EXTENSION_IN_CHECK] > 0 {
+                    (in_check && !root) as i32
+                } else {
+                    (gives_check && see_ge(&self.pos, m, 0)) as i32
+                };
+            }
+            // History extension (`extension.history`): an early quiet move that both moves before
+            // it have made strong, as Ethereal's.
+            let history_extension = p[idx::EXTENSION_HISTORY];
+            if extension == 0 && history_extension > 0 && quiet && !root && quiets_tried.len() < 4 {
+                let [one_back, two_back] = self.history.continuation_scores(&self.pos, m, conts);
+                extension = (one_back >= history_extension && two_back >= history_extension) as i32;
             }
             let mut new_depth = depth - 1 + extension;
 
@@ -321,7 +366,10 @@ impl Searcher<'_> {
                 } else {
                     r = r * p[idx::LMR_NOISY] / 100 - pv_node as i32;
                 }
-                r -= history_score / 8192; // well-tried moves less, failures more
+                // Well-tried moves less, failures more; within `lmr.history_clamp` plies if set.
+                let history_plies = history_score / p[idx::LMR_HISTORY_DIVISOR];
+                let clamp = p[idx::LMR_HISTORY_CLAMP];
+                r -= if clamp > 0 { history_plies.clamp(-clamp, clamp) } else { history_plies };
                 r += p[idx::LMR_CUT_NODE] * cut_node as i32;
                 // Moves of a zero-window node that was on a principal variation earlier: reduced less (`lmr.tt_pv`).
                 r -= p[idx::LMR_TT_PV] * (tt_pv && !pv_node) as i32;
@@ -370,7 +418,7 @@ impl Searcher<'_> {
                         self.history.record_cutoff(
                             &self.pos,
                             ply,
-                            depth,
+                            p.history_bonus(depth),
                             m,
                             quiet,
                             &quiets_tried,
@@ -487,14 +535,15 @@ impl Searcher<'_> {
         } else {
             MovePicker::noisy_only(&self.pos, tt_move)
         };
-        // Quiet checks (first ply only) are generated when the captures have run out: most
-        // nodes cut off before that, and generating them costs more than a capture search.
+        // Quiet checks (first ply only, unless `qsearch.checks` is 0 as in Ethereal 12) are
+        // generated when the captures have run out: most nodes cut off before that, and
+        // generating them costs more than a capture search.
         let mut checks: Option<MoveList> = None;
         let mut next_check = 0;
         loop {
             let m = match picker.next(&self.pos, self.history) {
                 Some(m) => m,
-                None if !in_check && qply == 0 => {
+                None if !in_check && qply == 0 && self.params[idx::QSEARCH_CHECKS] > 0 => {
                     let checks = checks.get_or_insert_with(|| {
                         let mut list = MoveList::new();
                         quiet_checks(&self.pos, &mut list);
@@ -520,6 +569,16 @@ impl Searcher<'_> {
                 if victim > 0 && stand_pat + victim + self.params[idx::QSEARCH_DELTA] <= alpha {
                     continue;
                 }
+            }
+            // Ethereal's threshold (`qsearch.see_margin`): outside check, a capture must win
+            // material by exchange, and enough of it to come within the margin of alpha.
+            let see_margin = self.params[idx::QSEARCH_SEE_MARGIN];
+            if see_margin > 0
+                && !in_check
+                && is_noisy(&self.pos, m)
+                && !see_ge(&self.pos, m, (alpha - stand_pat - see_margin).max(1))
+            {
+                continue;
             }
             self.tt.prefetch(self.pos.key_after(m));
             self.moved[ply + 2] = piece_to(&self.pos, m);
@@ -683,17 +742,5 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_table_score_replaces_the_evaluation_only_beyond_it_by_its_bound() {
-        assert_eq!(tt_bounded_eval(10, Bound::Lower, 50), 50);
-        assert_eq!(tt_bounded_eval(10, Bound::Lower, -50), 10);
-        assert_eq!(tt_bounded_eval(10, Bound::Upper, -50), -50);
-        assert_eq!(tt_bounded_eval(10, Bound::Upper, 50), 10);
-        assert_eq!(tt_bounded_eval(10, Bound::Exact, -3), -3);
-        assert_eq!(tt_bounded_eval(10, Bound::None, 99), 10);
-        assert_eq!(tt_bounded_eval(10, Bound::Lower, MATE - 5), 10, "never a mate score");
-    }
-}
+#[path = "alphabeta_tests.rs"]
+mod tests;

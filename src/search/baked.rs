@@ -44,8 +44,23 @@ pub mod idx {
     pub const HISTORY_PRUNE_MARGIN: usize = 36;
     pub const DRAW_JITTER: usize = 37;
     pub const PRUNE_REDUCED_DEPTH: usize = 38;
+    pub const IIR_MIN_DEPTH: usize = 39;
+    pub const LMR_HISTORY_DIVISOR: usize = 40;
+    pub const LMR_HISTORY_CLAMP: usize = 41;
+    pub const SEE_QUIET_LINEAR: usize = 42;
+    pub const SEE_CAPTURE_QUADRATIC: usize = 43;
+    pub const FUTILITY_HISTORY_GATE: usize = 44;
+    pub const QSEARCH_SEE_MARGIN: usize = 45;
+    pub const EXTENSION_HISTORY: usize = 46;
+    pub const HISTORY_NO_AGEING: usize = 47;
+    pub const HISTORY_BONUS_QUADRATIC: usize = 48;
+    pub const HISTORY_BONUS_LINEAR: usize = 49;
+    pub const HISTORY_BONUS_MAX: usize = 50;
+    pub const HISTORY_CONT_PRUNE: usize = 51;
+    pub const EXTENSION_IN_CHECK: usize = 52;
+    pub const QSEARCH_CHECKS: usize = 53;
     /// Number of elements in all.
-    pub const COUNT: usize = 39;
+    pub const COUNT: usize = 54;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -231,7 +246,7 @@ pub const LMR_SHALLOWER_MARGIN: [i32; 1] = [
 /// ProbCut: in non-PV nodes at depth >= 5, a good capture whose quiescence and 4-ply-shallower searches both beat beta by this margin cuts off (cp; 0: off).
 #[rustfmt::skip]
 pub const PROBCUT_MARGIN: [i32; 1] = [
-    0,
+    100,
 ];
 
 /// Correction history: weight (percent) of the corrections learned per placement of both sides' knights and bishops (0: off).
@@ -282,6 +297,96 @@ pub const PRUNE_REDUCED_DEPTH: [i32; 1] = [
     0,
 ];
 
+/// Internal iterative reduction: a node without a move from the table is searched a ply shallower from this depth on, being probably less important than the table thought (plies; 0: off).
+#[rustfmt::skip]
+pub const IIR_MIN_DEPTH: [i32; 1] = [
+    0,
+];
+
+/// Late-move reduction: a move is reduced one ply less for each this many points of its history (the butterfly and two continuation tables summed), one ply more for each this many below zero (Ethereal 12: 5,000, within 2 plies).
+#[rustfmt::skip]
+pub const LMR_HISTORY_DIVISOR: [i32; 1] = [
+    8192,
+];
+
+/// Late-move reduction: the plies the move's history adds or takes off (history / `lmr.history_divisor`) are held within plus or minus this many, as Ethereal's clamp of 2, so that a move with a bad record is not reduced out of sight (plies; 0: unclamped).
+#[rustfmt::skip]
+pub const LMR_HISTORY_CLAMP: [i32; 1] = [
+    0,
+];
+
+/// SEE pruning of late quiet moves with Ethereal's shape: a quiet move is dropped when it loses more than this many cp times the depth by exchange, to depth 9, in place of the rule by the square of the depth (`see.quiet_margin`), which hardly prunes above depth 4 (cp per ply; 0: off).
+#[rustfmt::skip]
+pub const SEE_QUIET_LINEAR: [i32; 1] = [
+    58,
+];
+
+/// SEE pruning of captures with Ethereal's shape: a capture is dropped when it loses more than this many cp times the square of the depth by exchange, to depth 9, in place of the linear rule to depth 6 (`see.capture_margin`) (cp per ply squared; 0: off).
+#[rustfmt::skip]
+pub const SEE_CAPTURE_QUADRATIC: [i32; 1] = [
+    0,
+];
+
+/// Futility pruning's first tier, as Ethereal's: at a depth futility applies to, a late quiet move whose history (the butterfly and two continuation tables summed) is below this (half of it when the evaluation is improving) is dropped, with the rest of the quiets, when the evaluation plus `futility.per_depth` times the depth (no `futility.base`) is still at most alpha (0: off).
+#[rustfmt::skip]
+pub const FUTILITY_HISTORY_GATE: [i32; 1] = [
+    12000,
+];
+
+/// Quiescence search, as Ethereal's: outside check, a capture or promotion is searched only if it wins at least 1 cp by exchange and at least what the score still needs to reach alpha less this margin, `max(1, alpha - stand pat - margin)`, in place of keeping every capture that does not lose material (cp; 0: off).
+#[rustfmt::skip]
+pub const QSEARCH_SEE_MARGIN: [i32; 1] = [
+    0,
+];
+
+/// History extension, as Ethereal's: one of the first four quiet moves searched is extended a ply when both its continuation histories (after the move one ply back and the move two plies back) are at least this, if no other extension applies (0: off).
+#[rustfmt::skip]
+pub const EXTENSION_HISTORY: [i32; 1] = [
+    0,
+];
+
+/// The history tables (butterfly, continuation, capture) are kept whole from one search of a game to the next, as Ethereal 12 keeps them, in place of being halved at each new search so that the newest counts most (1: kept whole; 0: halved).
+#[rustfmt::skip]
+pub const HISTORY_NO_AGEING: [i32; 1] = [
+    1,
+];
+
+/// History bonus of a move that caused a cutoff (and the malus of the quiet moves tried before it): this times the square of the depth, plus `history.bonus_linear` times the depth, at most `history.bonus_max`. Ethereal's is 32·d², at most 12,800, and keeps growing to depth 20 where ours stops at 11.
+#[rustfmt::skip]
+pub const HISTORY_BONUS_QUADRATIC: [i32; 1] = [
+    16,
+];
+
+/// History bonus: this times the depth is added to `history.bonus_quadratic` times its square (see there).
+#[rustfmt::skip]
+pub const HISTORY_BONUS_LINEAR: [i32; 1] = [
+    32,
+];
+
+/// History bonus: at most this, however deep the cutoff (see `history.bonus_quadratic`; the tables are bounded at 16,384).
+#[rustfmt::skip]
+pub const HISTORY_BONUS_MAX: [i32; 1] = [
+    2400,
+];
+
+/// Continuation-history pruning, as Ethereal's: at depth <= 3 (2 when the evaluation is improving), once a move has been searched, a quiet non-checking move is skipped when its history after the move one ply back is below 0 (-1,000 when improving) or after the move two plies back below -2,000 (-4,000), each table judged on its own (1: on; 0: off).
+#[rustfmt::skip]
+pub const HISTORY_CONT_PRUNE: [i32; 1] = [
+    0,
+];
+
+/// Evasion extension, as Ethereal's: every move of a node in check (below the root) is extended a ply, in place of extending the checking moves that do not lose material by exchange one ply above (1: on; 0: off).
+#[rustfmt::skip]
+pub const EXTENSION_IN_CHECK: [i32; 1] = [
+    0,
+];
+
+/// Quiescence search tries the quiet checks that do not lose material by exchange on its first ply, once the captures have run out (1: on; 0: off, as Ethereal 12, whose quiescence has no checks).
+#[rustfmt::skip]
+pub const QSEARCH_CHECKS: [i32; 1] = [
+    1,
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -326,6 +431,21 @@ pub fn param_set() -> ParamSet {
             term("history.prune_margin", "History pruning: at depth <= 3, once a move has been searched, a quiet non-checking move whose history (butterfly plus both continuations) is below minus this times depth is skipped (0: off).", Shape::Scalar, false, true, 0, 8000, &HISTORY_PRUNE_MARGIN, &[]),
             term("draw.jitter", "Draw scores inside the search (repetitions, the fifty-move rule, insufficient material) are dithered to plus or minus this many cp by the node count, so that a line is not taken for a forced draw just because every draw scores exactly 0 (Stockfish's value_draw; 0: off).", Shape::Scalar, false, true, 0, 20, &DRAW_JITTER, &[]),
             term("prune.reduced_depth", "The pruning of late quiet moves (futility, history, SEE) judges each move by the depth its late-move reduction would leave it (the move's reduction, not counting the history or killer adjustments) in place of the node's depth, as Stockfish's and Ethereal's lmrDepth: a move that would be searched shallow is pruned sooner (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &PRUNE_REDUCED_DEPTH, &[]),
+            term("iir.min_depth", "Internal iterative reduction: a node without a move from the table is searched a ply shallower from this depth on, being probably less important than the table thought (plies; 0: off).", Shape::Scalar, false, true, 0, 12, &IIR_MIN_DEPTH, &[]),
+            term("lmr.history_divisor", "Late-move reduction: a move is reduced one ply less for each this many points of its history (the butterfly and two continuation tables summed), one ply more for each this many below zero (Ethereal 12: 5,000, within 2 plies).", Shape::Scalar, false, true, 1000, 32768, &LMR_HISTORY_DIVISOR, &[]),
+            term("lmr.history_clamp", "Late-move reduction: the plies the move's history adds or takes off (history / `lmr.history_divisor`) are held within plus or minus this many, as Ethereal's clamp of 2, so that a move with a bad record is not reduced out of sight (plies; 0: unclamped).", Shape::Scalar, false, true, 0, 6, &LMR_HISTORY_CLAMP, &[]),
+            term("see.quiet_linear", "SEE pruning of late quiet moves with Ethereal's shape: a quiet move is dropped when it loses more than this many cp times the depth by exchange, to depth 9, in place of the rule by the square of the depth (`see.quiet_margin`), which hardly prunes above depth 4 (cp per ply; 0: off).", Shape::Scalar, false, true, 0, 200, &SEE_QUIET_LINEAR, &[]),
+            term("see.capture_quadratic", "SEE pruning of captures with Ethereal's shape: a capture is dropped when it loses more than this many cp times the square of the depth by exchange, to depth 9, in place of the linear rule to depth 6 (`see.capture_margin`) (cp per ply squared; 0: off).", Shape::Scalar, false, true, 0, 100, &SEE_CAPTURE_QUADRATIC, &[]),
+            term("futility.history_gate", "Futility pruning's first tier, as Ethereal's: at a depth futility applies to, a late quiet move whose history (the butterfly and two continuation tables summed) is below this (half of it when the evaluation is improving) is dropped, with the rest of the quiets, when the evaluation plus `futility.per_depth` times the depth (no `futility.base`) is still at most alpha (0: off).", Shape::Scalar, false, true, 0, 40000, &FUTILITY_HISTORY_GATE, &[]),
+            term("qsearch.see_margin", "Quiescence search, as Ethereal's: outside check, a capture or promotion is searched only if it wins at least 1 cp by exchange and at least what the score still needs to reach alpha less this margin, `max(1, alpha - stand pat - margin)`, in place of keeping every capture that does not lose material (cp; 0: off).", Shape::Scalar, false, true, 0, 1000, &QSEARCH_SEE_MARGIN, &[]),
+            term("extension.history", "History extension, as Ethereal's: one of the first four quiet moves searched is extended a ply when both its continuation histories (after the move one ply back and the move two plies back) are at least this, if no other extension applies (0: off).", Shape::Scalar, false, true, 0, 16384, &EXTENSION_HISTORY, &[]),
+            term("history.no_ageing", "The history tables (butterfly, continuation, capture) are kept whole from one search of a game to the next, as Ethereal 12 keeps them, in place of being halved at each new search so that the newest counts most (1: kept whole; 0: halved).", Shape::Scalar, false, true, 0, 1, &HISTORY_NO_AGEING, &[]),
+            term("history.bonus_quadratic", "History bonus of a move that caused a cutoff (and the malus of the quiet moves tried before it): this times the square of the depth, plus `history.bonus_linear` times the depth, at most `history.bonus_max`. Ethereal's is 32·d², at most 12,800, and keeps growing to depth 20 where ours stops at 11.", Shape::Scalar, false, true, 0, 64, &HISTORY_BONUS_QUADRATIC, &[]),
+            term("history.bonus_linear", "History bonus: this times the depth is added to `history.bonus_quadratic` times its square (see there).", Shape::Scalar, false, true, 0, 256, &HISTORY_BONUS_LINEAR, &[]),
+            term("history.bonus_max", "History bonus: at most this, however deep the cutoff (see `history.bonus_quadratic`; the tables are bounded at 16,384).", Shape::Scalar, false, true, 100, 16384, &HISTORY_BONUS_MAX, &[]),
+            term("history.cont_prune", "Continuation-history pruning, as Ethereal's: at depth <= 3 (2 when the evaluation is improving), once a move has been searched, a quiet non-checking move is skipped when its history after the move one ply back is below 0 (-1,000 when improving) or after the move two plies back below -2,000 (-4,000), each table judged on its own (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &HISTORY_CONT_PRUNE, &[]),
+            term("extension.in_check", "Evasion extension, as Ethereal's: every move of a node in check (below the root) is extended a ply, in place of extending the checking moves that do not lose material by exchange one ply above (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &EXTENSION_IN_CHECK, &[]),
+            term("qsearch.checks", "Quiescence search tries the quiet checks that do not lose material by exchange on its first ply, once the captures have run out (1: on; 0: off, as Ethereal 12, whose quiescence has no checks).", Shape::Scalar, false, true, 0, 1, &QSEARCH_CHECKS, &[]),
         ],
     }
 }

@@ -49,19 +49,20 @@ fn victim(pos: &Position, m: Move) -> usize {
     }
 }
 
-/// Bonus for a move that caused a cutoff at `depth` (and malus for those tried before it).
-fn bonus(depth: i32) -> i32 {
-    (16 * depth * depth + 32 * depth).min(2400)
-}
-
 impl History {
     /// A quiet move's ordering score: butterfly plus both continuation histories; `conts` are the
     /// piece-to indices of the moves one and two plies back.
     pub fn quiet_score(&self, pos: &Position, m: Move, conts: [PieceTo; 2]) -> i32 {
         let side = pos.side_to_move().index();
+        let [one_back, two_back] = self.continuation_scores(pos, m, conts);
+        self.butterfly[side][m.from().index()][m.to().index()] + one_back + two_back
+    }
+
+    /// A quiet move's two continuation histories alone: after the move one ply back, and after
+    /// the move two plies back (0 where there is no such move).
+    pub fn continuation_scores(&self, pos: &Position, m: Move, conts: [PieceTo; 2]) -> [i32; 2] {
         let pt = piece_to(pos, m);
-        let cont = |c: PieceTo| if pt == NO_PIECE_TO { 0 } else { self.continuation[c][pt] };
-        self.butterfly[side][m.from().index()][m.to().index()] + cont(conts[0]) + cont(conts[1])
+        conts.map(|c| if pt == NO_PIECE_TO { 0 } else { self.continuation[c][pt] })
     }
 
     /// A capture's (or promotion's) history score.
@@ -101,21 +102,21 @@ impl History {
         }
     }
 
-    /// `best` caused a beta cutoff: reward it, punish the moves tried before it (quiet moves only
-    /// when `best` is quiet; the captures tried always, since they failed to cut either way).
+    /// `best` caused a beta cutoff: reward it by `bonus` (the search's `history_bonus` of the
+    /// depth), punish the moves tried before it by as much (quiet moves only when `best` is quiet;
+    /// the captures tried always, since they failed to cut either way).
     #[allow(clippy::too_many_arguments)]
     pub fn record_cutoff(
         &mut self,
         pos: &Position,
         ply: usize,
-        depth: i32,
+        bonus: i32,
         best: Move,
         best_is_quiet: bool,
         quiets_tried: &[Move],
         captures_tried: &[Move],
         conts: [PieceTo; 2],
     ) {
-        let bonus = bonus(depth);
         if best_is_quiet {
             for &m in quiets_tried {
                 self.update_quiet(pos, m, conts, if m == best { bonus } else { -bonus });
@@ -138,9 +139,12 @@ impl History {
     }
 
     /// Forgets killers below the root of a new search; the histories are kept between moves of a
-    /// game, halved so that the newest search counts most.
-    pub fn new_search(&mut self) {
+    /// game, halved so that the newest search counts most (`halve`), or whole, as Ethereal 12.
+    pub fn new_search(&mut self, halve: bool) {
         self.killers = [[Move::NULL; 2]; MAX_PLY + 1];
+        if !halve {
+            return;
+        }
         let halve = |e: &mut i32| *e /= 2;
         self.butterfly.iter_mut().flatten().flatten().for_each(halve);
         self.continuation.iter_mut().flatten().for_each(halve);
@@ -165,33 +169,5 @@ fn previous_move(pos: &Position) -> Option<(usize, usize)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gravity_keeps_history_bounded() {
-        let mut e = 0;
-        for _ in 0..10_000 {
-            History::update(&mut e, 20_000);
-            assert!(e <= HISTORY_MAX);
-        }
-        for _ in 0..10_000 {
-            History::update(&mut e, -20_000);
-            assert!(e >= -HISTORY_MAX);
-        }
-    }
-
-    #[test]
-    fn a_cutoff_rewards_the_move_after_its_predecessors() {
-        let pos = Position::startpos();
-        let mut h = History::default();
-        let best = pos.parse_uci_move("g1f3").unwrap();
-        let other = pos.parse_uci_move("a2a3").unwrap();
-        let conts = [5, NO_PIECE_TO];
-        h.record_cutoff(&pos, 0, 6, best, true, &[other, best], &[], conts);
-        assert!(h.quiet_score(&pos, best, conts) > h.quiet_score(&pos, best, [NO_PIECE_TO; 2]));
-        assert!(h.quiet_score(&pos, best, conts) > h.quiet_score(&pos, best, [6, NO_PIECE_TO]));
-        assert!(h.quiet_score(&pos, other, conts) < 0);
-        assert_eq!(h.killers[0][0], best);
-    }
-}
+#[path = "history_tests.rs"]
+mod tests;

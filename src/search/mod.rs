@@ -160,7 +160,7 @@ impl<'a> Searcher<'a> {
 
     /// Iterative deepening; `report` receives every finished iteration (main thread only).
     pub fn iterate(&mut self, multipv: usize, report: &mut dyn FnMut(&Report)) -> SearchResult {
-        self.history.new_search();
+        self.history.new_search(self.params[idx::HISTORY_NO_AGEING] == 0);
         if !self.pawns.is_enabled() {
             self.pawns = PawnCache::new(SEARCH_ENTRIES);
         }

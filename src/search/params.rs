@@ -65,42 +65,16 @@ impl SearchParams {
     pub fn reduction(&self, depth: i32, moves: usize) -> i32 {
         self.lmr[depth.clamp(0, 63) as usize][moves.min(63)]
     }
+
+    /// The history bonus of a cutoff at `depth` (and the malus of the moves tried before it):
+    /// `history.bonus_quadratic`·d² + `history.bonus_linear`·d, at most `history.bonus_max`.
+    pub fn history_bonus(&self, depth: i32) -> i32 {
+        let d = depth.max(0);
+        (self[idx::HISTORY_BONUS_QUADRATIC] * d * d + self[idx::HISTORY_BONUS_LINEAR] * d)
+            .min(self[idx::HISTORY_BONUS_MAX])
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn built_in_search_params_load() {
-        let p = SearchParams::default();
-        assert_eq!(p[idx::NMP_BASE], 4);
-        assert!(p.reduction(10, 20) >= 2 && p.reduction(1, 1) == 0);
-    }
-
-    /// Every offset reads the term whose name it is, as params/search.toml declares it (read by
-    /// name here, by generated offset in the search), and a changed value reaches its offset
-    /// and no other.
-    #[test]
-    fn every_offset_reads_its_own_term() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("params/search.toml");
-        let file = crate::params::ParamSet::load(&path).unwrap();
-        let p = SearchParams::default();
-        for (term, at) in file.terms.iter().zip(file.element_offsets()) {
-            assert_eq!(p[at], term.mg[0], "{}", term.name);
-        }
-        assert_eq!(file.element_offsets()[3], idx::NMP_EVAL_DIVISOR, "the TOML's order is the baked one");
-        assert_eq!(p.time_plan.moves_left as i32, p[idx::TIME_MOVES_LEFT]);
-        let mut values = SearchParamSet::baked().values();
-        values[idx::RFP_MARGIN] += 1;
-        let changed = SearchParams::from_set(&SearchParamSet::baked().with_values(&values));
-        let differing: Vec<usize> = (0..idx::COUNT).filter(|&i| changed[i] != p[i]).collect();
-        assert_eq!(differing, [idx::RFP_MARGIN]);
-        assert_eq!(changed[idx::RFP_MARGIN], p[idx::RFP_MARGIN] + 1);
-    }
-
-    #[test]
-    fn the_default_time_plan_is_the_shipped_one() {
-        assert_eq!(SearchParams::default().time_plan, TimePlan::default());
-    }
-}
+#[path = "params_tests.rs"]
+mod tests;

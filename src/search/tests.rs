@@ -75,7 +75,7 @@ fn features_that_ship_off_change_the_search_and_keep_the_tactics() {
     };
     let shipped = nodes(&SearchParams::default());
     for (at, value) in [
-        (idx::PROBCUT_MARGIN, 200),
+        (idx::IIR_MIN_DEPTH, 4),
         (idx::RAZOR_MARGIN, 300),
         (idx::SINGULAR_DOUBLE_MARGIN, 20),
         (idx::ASPIRATION_FAIL_HIGH_REDUCE, 1),
@@ -86,6 +86,11 @@ fn features_that_ship_off_change_the_search_and_keep_the_tactics() {
         (idx::LMR_DEEPER_MARGIN, 40),
         (idx::LMR_SHALLOWER_MARGIN, 10),
         (idx::PRUNE_REDUCED_DEPTH, 1),
+        (idx::SEE_CAPTURE_QUADRATIC, 13),
+        (idx::QSEARCH_SEE_MARGIN, 80),
+        (idx::EXTENSION_HISTORY, 4000),
+        (idx::HISTORY_CONT_PRUNE, 1),
+        (idx::EXTENSION_IN_CHECK, 1),
     ] {
         assert_eq!(SearchParams::default()[at], 0, "constant {at} ships off");
         let mut values = SearchParamSet::baked().values();
@@ -101,6 +106,55 @@ fn features_that_ship_off_change_the_search_and_keep_the_tactics() {
         );
         let mate = search_with("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Limits::depth(4), &params).0;
         assert_eq!(mate.score, MATE - 1, "constant {at}");
+    }
+}
+
+/// Search features that ship on, and the history clamp (which acts only once the history is
+/// deep, so it is checked with a small divisor): each value changes the tree and still finds the
+/// fork. ProbCut (`probcut.margin` = 100), Ethereal's SEE shape for quiets (`see.quiet_linear` = 58),
+/// futility's history-gated tier (`futility.history_gate` = 12,000) and quiescence's checks
+/// (`qsearch.checks` = 1) switch off at 0, and the histories age again with `history.no_ageing` = 0
+/// (row 85 of reports/tests.md shipped the first three and the last); the history bonus
+/// is also tried in Ethereal's shape (32·d², at most 12,800).
+#[test]
+fn features_that_ship_on_change_the_search_and_keep_the_tactics() {
+    use crate::search::SearchParamSet;
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8";
+    let nodes = |params: &SearchParams| search_with(fen, Limits::depth(10), params).0.nodes;
+    let with = |changes: &[(usize, i32)]| {
+        let mut values = SearchParamSet::baked().values();
+        for &(at, value) in changes {
+            values[at] = value;
+        }
+        SearchParams::from_set(&SearchParamSet::baked().with_values(&values))
+    };
+    assert_eq!(SearchParams::default()[idx::PROBCUT_MARGIN], 100);
+    assert_eq!(SearchParams::default()[idx::SEE_QUIET_LINEAR], 58);
+    assert_eq!(SearchParams::default()[idx::FUTILITY_HISTORY_GATE], 12000);
+    assert_eq!(SearchParams::default()[idx::HISTORY_NO_AGEING], 1);
+    assert_eq!(SearchParams::default()[idx::QSEARCH_CHECKS], 1);
+    assert_eq!(SearchParams::default()[idx::LMR_HISTORY_CLAMP], 0);
+    let small_divisor = [(idx::LMR_HISTORY_DIVISOR, 1000)];
+    for (base, changed) in [
+        (with(&[]), with(&[(idx::PROBCUT_MARGIN, 0)])),
+        (with(&[]), with(&[(idx::SEE_QUIET_LINEAR, 0)])),
+        (with(&[]), with(&[(idx::FUTILITY_HISTORY_GATE, 0)])),
+        (with(&[]), with(&[(idx::QSEARCH_CHECKS, 0)])),
+        (with(&[]), with(&small_divisor)),
+        (
+            with(&[]),
+            with(&[
+                (idx::HISTORY_BONUS_QUADRATIC, 32),
+                (idx::HISTORY_BONUS_LINEAR, 0),
+                (idx::HISTORY_BONUS_MAX, 12_800),
+            ]),
+        ),
+        (with(&small_divisor), with(&[small_divisor[0], (idx::LMR_HISTORY_CLAMP, 1)])),
+    ] {
+        assert_ne!(nodes(&changed), nodes(&base));
+        let fork_fen = "2q1k3/8/8/1N6/8/8/8/R3K3 w - - 0 1";
+        let fork = search_with(fork_fen, Limits::depth(6), &changed).0;
+        assert_eq!(Position::from_fen(fork_fen).unwrap().move_to_uci(fork.best_move), "b5d6");
     }
 }
 
