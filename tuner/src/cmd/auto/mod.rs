@@ -149,7 +149,7 @@ pub struct AutoArgs {
     #[arg(long, value_name = "TC")]
     pub tune_tc: Option<String>,
     /// Search constants the SPSA stage tunes [default: all but the features switched off (0 at a
-    /// minimum of 0) and `time.*`, which games at fixed nodes cannot measure; `time.*` too with
+    /// minimum of 0), the on/off switches (0 to 1) and `time.*`, which games at fixed nodes cannot measure; `time.*` too with
     /// --tune-tc].
     #[arg(long, num_args = 1.., value_name = "GLOB")]
     pub spsa_only: Vec<String>,

@@ -117,8 +117,8 @@ pub(super) fn resumable(stage: Stage, dir: &Path) -> bool {
 }
 
 /// The search constants the SPSA stage tunes by default: every tunable one but the features
-/// switched off (a value of 0 at a minimum of 0: `probcut.margin`, `lmr.tt_pv`, ...) and, at fixed
-/// nodes, the time constants.
+/// switched off (a value of 0 at a minimum of 0: `probcut.margin`, `lmr.tt_pv`, ...), the on/off
+/// switches (0 to 1: `nmp.tt_guard`, ...) and, at fixed nodes, the time constants.
 pub(super) fn spsa_only(args: &AutoArgs, search: &SearchParamSet) -> Vec<String> {
     if !args.spsa_only.is_empty() {
         return args.spsa_only.clone();
@@ -128,11 +128,13 @@ pub(super) fn spsa_only(args: &AutoArgs, search: &SearchParamSet) -> Vec<String>
     // SPSA perturbs a value both ways by a step that scales with it, so a feature at 0 (off)
     // would be switched on and off at random or not moved at all: whether to turn a feature on
     // is a question for an SPRT. Test 67 (reports/tests.md) tuned exactly the other 24 and passed.
+    // An on/off switch (0 or 1, such as `history.no_ageing`) has no step to take at all, on or off.
     let switched_off = |t: &whetstone::params::Term| t.min == 0 && t.mg.iter().all(|&v| v == 0);
+    let switch = |t: &whetstone::params::Term| t.min == 0 && t.max == 1;
     search
         .terms
         .iter()
-        .filter(|t| t.tunable && !switched_off(t) && (timed || !t.name.starts_with("time.")))
+        .filter(|t| t.tunable && !switched_off(t) && !switch(t) && (timed || !t.name.starts_with("time.")))
         .map(|t| t.name.clone())
         .collect()
 }

@@ -368,7 +368,8 @@ fn a_clock_spsa_stage_plays_at_the_clock_and_tunes_the_time_constants() {
     assert!(!nodes.contains("time."), "{nodes}");
 }
 
-/// By default the SPSA stage leaves the features switched off (0 at a minimum of 0) alone: with
+/// By default the SPSA stage leaves the features switched off (0 at a minimum of 0) and the on/off
+/// switches alone: with
 /// the shipped constants, a clock stage tunes the 24 that test 67 tuned, and a feature that is on
 /// is tuned like any value.
 #[test]
@@ -379,13 +380,19 @@ fn the_spsa_stage_leaves_switched_off_features_alone() {
         spsa_only(&auto_args(&dir, &["--tune-tc", "2+0.02"]), search)
     };
     let names = chosen(&search);
-    assert!(!names.contains(&"probcut.margin".to_string()), "{names:?}");
+    assert!(!names.contains(&"razor.margin".to_string()), "{names:?}");
     assert!(names.contains(&"lmr.divisor".to_string()) && names.contains(&"time.moves_left".to_string()));
-    let shipped_off = search.terms.iter().filter(|t| t.min == 0 && t.mg.iter().all(|&v| v == 0)).count();
-    assert_eq!(names.len(), search.terms.len() - shipped_off);
+    let left_alone =
+        |t: &&whetstone::params::Term| t.min == 0 && (t.max == 1 || t.mg.iter().all(|&v| v == 0));
+    let skipped = search.terms.iter().filter(left_alone).count();
+    assert_eq!(names.len(), search.terms.len() - skipped);
+    // A feature switched on is tuned like any other constant; a switch, on or off, never is.
     let mut values = search.values();
-    values[whetstone::search::baked::idx::PROBCUT_MARGIN] = 100;
-    assert!(chosen(&search.with_values(&values)).contains(&"probcut.margin".to_string()));
+    values[whetstone::search::baked::idx::RAZOR_MARGIN] = 300;
+    values[whetstone::search::baked::idx::NMP_TT_GUARD] = 1;
+    let switched_on = chosen(&search.with_values(&values));
+    assert!(switched_on.contains(&"razor.margin".to_string()), "{switched_on:?}");
+    assert!(!switched_on.contains(&"nmp.tt_guard".to_string()), "{switched_on:?}");
 }
 
 /// A tuning stage that last played no verification (its held-out loss did not fall, or it moved
