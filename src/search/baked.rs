@@ -59,8 +59,9 @@ pub mod idx {
     pub const HISTORY_CONT_PRUNE: usize = 51;
     pub const EXTENSION_IN_CHECK: usize = 52;
     pub const QSEARCH_CHECKS: usize = 53;
+    pub const TIME_INC_BONUS: usize = 54;
     /// Number of elements in all.
-    pub const COUNT: usize = 54;
+    pub const COUNT: usize = 55;
 }
 
 /// Half-width of the first aspiration window around the previous score (cp).
@@ -387,6 +388,12 @@ pub const QSEARCH_CHECKS: [i32; 1] = [
     1,
 ];
 
+/// Soft time limit: the share of the increment planned for each move is 75 percent plus this (percent). Below the whole increment the clock settles well above zero at increment controls (1.5 s of 10 s + 0.1 s left in the median game, docs/strength.md).
+#[rustfmt::skip]
+pub const TIME_INC_BONUS: [i32; 1] = [
+    0,
+];
+
 /// The baked parameters as a set (names, docs, shapes, bounds and values).
 #[rustfmt::skip]
 pub fn param_set() -> ParamSet {
@@ -446,6 +453,7 @@ pub fn param_set() -> ParamSet {
             term("history.cont_prune", "Continuation-history pruning, as Ethereal's: at depth <= 3 (2 when the evaluation is improving), once a move has been searched, a quiet non-checking move is skipped when its history after the move one ply back is below 0 (-1,000 when improving) or after the move two plies back below -2,000 (-4,000), each table judged on its own (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &HISTORY_CONT_PRUNE, &[]),
             term("extension.in_check", "Evasion extension, as Ethereal's: every move of a node in check (below the root) is extended a ply, in place of extending the checking moves that do not lose material by exchange one ply above (1: on; 0: off).", Shape::Scalar, false, true, 0, 1, &EXTENSION_IN_CHECK, &[]),
             term("qsearch.checks", "Quiescence search tries the quiet checks that do not lose material by exchange on its first ply, once the captures have run out (1: on; 0: off, as Ethereal 12, whose quiescence has no checks).", Shape::Scalar, false, true, 0, 1, &QSEARCH_CHECKS, &[]),
+            term("time.inc_bonus", "Soft time limit: the share of the increment planned for each move is 75 percent plus this (percent). Below the whole increment the clock settles well above zero at increment controls (1.5 s of 10 s + 0.1 s left in the median game, docs/strength.md).", Shape::Scalar, false, true, -75, 100, &TIME_INC_BONUS, &[]),
         ],
     }
 }

@@ -58,6 +58,7 @@ impl SearchParams {
         let time_plan = TimePlan {
             moves_left: values[idx::TIME_MOVES_LEFT] as u64,
             start_percent: values[idx::TIME_START_PERCENT] as u32,
+            inc_percent: (75 + values[idx::TIME_INC_BONUS]).max(0) as u64,
         };
         SearchParams { values, time_plan, lmr }
     }

@@ -20,6 +20,7 @@ fn every_offset_reads_its_own_term() {
     }
     assert_eq!(file.element_offsets()[3], idx::NMP_EVAL_DIVISOR, "the TOML's order is the baked one");
     assert_eq!(p.time_plan.moves_left as i32, p[idx::TIME_MOVES_LEFT]);
+    assert_eq!(p.time_plan.inc_percent as i32, 75 + p[idx::TIME_INC_BONUS]);
     let mut values = SearchParamSet::baked().values();
     values[idx::RFP_MARGIN] += 1;
     let changed = SearchParams::from_set(&SearchParamSet::baked().with_values(&values));

@@ -33,21 +33,23 @@ impl Limits {
     }
 }
 
-/// How a clock is spread over the moves: the search constants `time.moves_left` and
-/// `time.start_percent` (see `params/search.toml`).
+/// How a clock is spread over the moves: the search constants `time.moves_left`,
+/// `time.start_percent` and `time.inc_bonus` (see `params/search.toml`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimePlan {
     /// The soft limit plans for this many moves still to play when `go` gives no `movestogo`.
     pub moves_left: u64,
     /// Another iteration starts only while this share (percent) of the budget is unspent.
     pub start_percent: u32,
+    /// The share (percent) of the increment the soft limit plans for each move.
+    pub inc_percent: u64,
 }
 
 /// The shipped plan (the values in `params/search.toml`; a test keeps the two equal), for
 /// searches that run without the search constants at hand.
 impl Default for TimePlan {
     fn default() -> TimePlan {
-        TimePlan { moves_left: 21, start_percent: 60 }
+        TimePlan { moves_left: 21, start_percent: 60, inc_percent: 75 }
     }
 }
 
@@ -83,7 +85,7 @@ impl TimeManager {
         let sudden_death = inc == 0 && limits.movestogo.is_none();
         let reserve = if sudden_death { (left / 50).max(overhead_ms * moves_left) } else { left / 50 };
         let usable = left.saturating_sub(overhead_ms).saturating_sub(reserve).max(1);
-        let soft = (usable / moves_left + inc * 3 / 4).min(usable / 2).max(1);
+        let soft = (usable / moves_left + inc * plan.inc_percent.min(200) / 100).min(usable / 2).max(1);
         let hard =
             (soft * 4).min(if moves_left == 1 { usable * 9 / 10 } else { usable / 3 }).max(soft.min(usable));
         TimeManager {

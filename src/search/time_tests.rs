@@ -4,8 +4,8 @@ use super::*;
 fn limits_stay_inside_the_clock() {
     let plans = [
         TimePlan::default(),
-        TimePlan { moves_left: 10, start_percent: 100 },
-        TimePlan { moves_left: 60, start_percent: 20 },
+        TimePlan { moves_left: 10, start_percent: 100, inc_percent: 200 },
+        TimePlan { moves_left: 60, start_percent: 20, inc_percent: 0 },
     ];
     for plan in plans {
         for (left, inc, mtg) in
@@ -31,11 +31,19 @@ fn the_plan_spreads_the_clock() {
     let limits = Limits { time: [Some(10_000), None], inc: [100, 0], ..Limits::default() };
     let soft = |plan| TimeManager::new(&limits, Color::White, 10, plan).soft.unwrap().as_millis();
     // 9,790 ms usable over 30 moves, plus 3/4 of the increment.
-    assert_eq!(soft(TimePlan { moves_left: 30, start_percent: 50 }), 9_790 / 30 + 75);
-    assert_eq!(soft(TimePlan { moves_left: 20, start_percent: 50 }), 9_790 / 20 + 75);
+    assert_eq!(soft(TimePlan { moves_left: 30, start_percent: 50, inc_percent: 75 }), 9_790 / 30 + 75);
+    assert_eq!(soft(TimePlan { moves_left: 20, start_percent: 50, inc_percent: 75 }), 9_790 / 20 + 75);
+    // `time.inc_bonus` moves the increment's share: the full increment, or a quarter more.
+    assert_eq!(soft(TimePlan { moves_left: 20, start_percent: 50, inc_percent: 100 }), 9_790 / 20 + 100);
+    assert_eq!(soft(TimePlan { moves_left: 20, start_percent: 50, inc_percent: 125 }), 9_790 / 20 + 125);
     // movestogo from the GUI wins over the plan's guess.
     let mtg = Limits { movestogo: Some(10), ..limits.clone() };
-    let tm = TimeManager::new(&mtg, Color::White, 10, TimePlan { moves_left: 20, start_percent: 50 });
+    let tm = TimeManager::new(
+        &mtg,
+        Color::White,
+        10,
+        TimePlan { moves_left: 20, start_percent: 50, inc_percent: 75 },
+    );
     assert_eq!(tm.soft.unwrap().as_millis(), 9_790 / 10 + 75);
     // An iteration may start until start_percent of the (stretched) budget is gone.
     let early = TimeManager {
@@ -51,7 +59,7 @@ fn the_plan_spreads_the_clock() {
 
 #[test]
 fn sudden_death_keeps_a_reserve_of_one_overhead_a_move() {
-    let plan = TimePlan { moves_left: 20, start_percent: 60 };
+    let plan = TimePlan { moves_left: 20, start_percent: 60, inc_percent: 75 };
     let soft = |left: u64, inc: u64, mtg: Option<u32>| {
         let limits = Limits { time: [Some(left), None], inc: [inc, 0], movestogo: mtg, ..Limits::default() };
         TimeManager::new(&limits, Color::White, 25, plan).soft.unwrap().as_millis() as u64

@@ -148,8 +148,8 @@ pub struct AutoArgs {
     /// and the time constants (`time.*`) can only be tuned at one.
     #[arg(long, value_name = "TC")]
     pub tune_tc: Option<String>,
-    /// Search constants the SPSA stage tunes [default: all but the features switched off (0 at a
-    /// minimum of 0), the on/off switches (0 to 1) and `time.*`, which games at fixed nodes cannot measure; `time.*` too with
+    /// Search constants the SPSA stage tunes [default: all but the features switched off and the offsets at 0,
+    /// the on/off switches (0 to 1) and `time.*`, which games at fixed nodes cannot measure; `time.*` too with
     /// --tune-tc].
     #[arg(long, num_args = 1.., value_name = "GLOB")]
     pub spsa_only: Vec<String>,

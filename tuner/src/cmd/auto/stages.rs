@@ -117,7 +117,7 @@ pub(super) fn resumable(stage: Stage, dir: &Path) -> bool {
 }
 
 /// The search constants the SPSA stage tunes by default: every tunable one but the features
-/// switched off (a value of 0 at a minimum of 0: `probcut.margin`, `lmr.tt_pv`, ...), the on/off
+/// switched off or offsets not yet moved (a value of 0: `probcut.margin`, `time.inc_bonus`, ...), the on/off
 /// switches (0 to 1: `nmp.tt_guard`, ...) and, at fixed nodes, the time constants.
 pub(super) fn spsa_only(args: &AutoArgs, search: &SearchParamSet) -> Vec<String> {
     if !args.spsa_only.is_empty() {
@@ -129,7 +129,9 @@ pub(super) fn spsa_only(args: &AutoArgs, search: &SearchParamSet) -> Vec<String>
     // would be switched on and off at random or not moved at all: whether to turn a feature on
     // is a question for an SPRT. Test 67 (reports/tests.md) tuned exactly the other 24 and passed.
     // An on/off switch (0 or 1, such as `history.no_ageing`) has no step to take at all, on or off.
-    let switched_off = |t: &whetstone::params::Term| t.min == 0 && t.mg.iter().all(|&v| v == 0);
+    // The same holds for an offset still at its neutral 0 (`time.inc_bonus`): a step scaled by
+    // the value would hardly move it.
+    let switched_off = |t: &whetstone::params::Term| t.mg.iter().all(|&v| v == 0);
     let switch = |t: &whetstone::params::Term| t.min == 0 && t.max == 1;
     search
         .terms

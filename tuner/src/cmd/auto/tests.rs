@@ -383,10 +383,11 @@ fn the_spsa_stage_leaves_switched_off_features_alone() {
     assert!(!names.contains(&"razor.margin".to_string()), "{names:?}");
     assert!(names.contains(&"lmr.divisor".to_string()) && names.contains(&"time.moves_left".to_string()));
     let left_alone =
-        |t: &&whetstone::params::Term| t.min == 0 && (t.max == 1 || t.mg.iter().all(|&v| v == 0));
+        |t: &&whetstone::params::Term| (t.min == 0 && t.max == 1) || t.mg.iter().all(|&v| v == 0);
     let skipped = search.terms.iter().filter(left_alone).count();
     assert_eq!(names.len(), search.terms.len() - skipped);
     assert_eq!(names.len(), 31, "{names:?}");
+    assert!(!names.contains(&"time.inc_bonus".to_string()), "an offset at its neutral 0 is left alone");
     // A feature switched on is tuned like any other constant; a switch, on or off, never is.
     let mut values = search.values();
     values[whetstone::search::baked::idx::RAZOR_MARGIN] = 300;
